@@ -1,0 +1,21 @@
+/**
+ * Every `/api/*` request. Routers are mounted here; unknown paths and unexpected failures
+ * answer problem+json, never a bare 500.
+ */
+import { Hono } from "hono";
+import { assignRequestId, type ApiEnv } from "./context";
+import { problem } from "./problem";
+import { publicApi } from "./public";
+
+export const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
+
+api.use(assignRequestId);
+api.route("/", publicApi);
+
+api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
+
+api.onError((error, c) => {
+  // The message may hold internals (SQL, stack): log it with the request id, answer without it.
+  console.error(`[${c.get("requestId")}] ${c.req.method} ${c.req.path}:`, error);
+  return problem(c, "service-unavailable", "Something failed on our side. Please retry; quote the requestId if it persists.");
+});

@@ -1,0 +1,62 @@
+/**
+ * The platform calls the public site makes (spec §7): the side menu, the bug-report form
+ * and the newsletter. Each handler parses, calls one domain function and shapes the answer
+ * the way the spec's client reads it.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { listSideMenu } from "~workers/hosted/side-menu";
+import { ContactMessageSchema, saveContactMessage } from "~workers/platform/contact";
+import { NewsletterEmailSchema, subscribeToNewsletter } from "~workers/platform/newsletter";
+import { clientAddress, hitThrottle, type ThrottleRule } from "~workers/platform/throttle";
+import type { ApiEnv } from "./context";
+
+const TEN_MINUTES = 10 * 60 * 1000;
+export const CONTACT_THROTTLE: ThrottleRule = { name: "contact", limit: 5, windowMs: TEN_MINUTES };
+export const NEWSLETTER_THROTTLE: ThrottleRule = { name: "newsletter", limit: 10, windowMs: TEN_MINUTES };
+/** A bug report is at most 5,000 characters of message; 16 KiB leaves room for the rest. */
+export const CONTACT_BODY_LIMIT = 16 * 1024;
+
+export const publicApi = new Hono<ApiEnv>();
+
+publicApi.get("/admin/sidemenus", (c) => c.json({ message: listSideMenu() }));
+
+publicApi.post(
+  "/contact",
+  bodyLimit({
+    maxSize: CONTACT_BODY_LIMIT,
+    onError: (c) => c.json({ success: 0, message: "The message is too long." }, 413),
+  }),
+  async (c) => {
+    const throttle = await hitThrottle(c.env.DB, CONTACT_THROTTLE, clientAddress(c.req.raw));
+    if (!throttle.ok) {
+      c.header("Retry-After", String(throttle.retryAfterSeconds));
+      return c.json({ success: 0, message: "Too many reports from your address. Please try again later." }, 429);
+    }
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const parsed = ContactMessageSchema.safeParse(body ?? {});
+    if (!parsed.success) {
+      const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+      const first = parsed.error.issues[0]?.message ?? "Invalid report";
+      return c.json({ success: 0, message: first, errors }, 422);
+    }
+    await saveContactMessage(c.env.DB, parsed.data);
+    return c.json({ success: 1, message: "Thanks for the report! We will get back to you soon." });
+  },
+);
+
+publicApi.get("/subscribe/newsletter", async (c) => {
+  const throttle = await hitThrottle(c.env.DB, NEWSLETTER_THROTTLE, clientAddress(c.req.raw));
+  if (!throttle.ok) {
+    c.header("Retry-After", String(throttle.retryAfterSeconds));
+    return c.json({ is_exist: false, message: "Too many attempts. Please try again later." }, 429);
+  }
+  const parsed = NewsletterEmailSchema.safeParse(c.req.query("email") ?? "");
+  if (!parsed.success) {
+    return c.json({ is_exist: false, message: "That does not look like an email address." }, 422);
+  }
+  const result = await subscribeToNewsletter(c.env.DB, parsed.data);
+  return result === "subscribed"
+    ? c.json({ is_exist: true, message: "Subscribed." })
+    : c.json({ is_exist: false, message: "This address is already subscribed." });
+});

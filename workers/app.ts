@@ -1,0 +1,24 @@
+/**
+ * The main Worker. `/api/*` goes to Hono; every other request (pages and React Router's
+ * `.data` requests, all methods) goes to React Router.
+ */
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { api } from "./api";
+import { cloudflareContext } from "./context";
+
+const handlePage = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  import.meta.env.MODE,
+);
+
+export default {
+  async fetch(request, env, ctx) {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/api" || pathname.startsWith("/api/")) {
+      return api.fetch(request, env, ctx);
+    }
+    const context = new RouterContextProvider();
+    context.set(cloudflareContext, { env, ctx });
+    return handlePage(request, context);
+  },
+} satisfies ExportedHandler<Env>;
