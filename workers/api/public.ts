@@ -36,8 +36,10 @@ publicApi.post(
     const body: unknown = await c.req.json().catch(() => undefined);
     const parsed = ContactMessageSchema.safeParse(body ?? {});
     if (!parsed.success) {
-      const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-      const first = parsed.error.issues[0]?.message ?? "Invalid report";
+      // One message per field: the first rule it broke, as the form shows it.
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+      const first = Object.values(errors)[0] ?? "Invalid report";
       return c.json({ success: 0, message: first, errors }, 422);
     }
     await saveContactMessage(c.env.DB, parsed.data);

@@ -1,0 +1,32 @@
+/**
+ * Unit and integration tests, inside workerd through Miniflare: real D1, KV and (later)
+ * Durable Objects, with the real migrations applied. Browser tests have their own config
+ * (tests/e2e/vitest.config.ts) because they run in Node against the built app.
+ */
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./workers/app.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+      // Page requests need React Router's server build, which its plugin provides.
+      tailwindcss(),
+      reactRouter(),
+    ],
+    resolve: { tsconfigPaths: true },
+    test: {
+      include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
+      setupFiles: ["./tests/setup/apply-migrations.ts"],
+      // The first page request compiles the app inside the test run; later ones are fast.
+      testTimeout: 30_000,
+    },
+  };
+});
