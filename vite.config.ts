@@ -3,11 +3,19 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
+// Browser tests run the built app on a state folder of their own, so a developer's local
+// data and the tests never meet.
+const stateDir = process.env.PORTICO_STATE_DIR;
+
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
   plugins: [
-    cloudflare({ viteEnvironment: { name: "ssr" } }),
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      persistState: stateDir ? { path: stateDir } : true,
+      ...(stateDir ? { inspectorPort: false as const } : {}),
+    }),
     tailwindcss(),
     reactRouter(),
   ],

@@ -24,7 +24,9 @@ const assets = join(CLIENT_DIR, "assets");
 const manifestName = readdirSync(assets).find((name) => /^manifest-.*\.js$/.test(name));
 if (!manifestName) throw new Error(`No route manifest in ${assets}: run the build first.`);
 const manifestSource = readFileSync(join(assets, manifestName), "utf8");
-const manifest = JSON.parse(manifestSource.slice(manifestSource.indexOf("=") + 1).replace(/;\s*$/, "")) as BrowserManifest;
+const manifest = JSON.parse(
+  manifestSource.slice(manifestSource.indexOf("=") + 1).replace(/;\s*$/, ""),
+) as BrowserManifest;
 
 const files = new Set<string>([`/assets/${manifestName}`]);
 for (const entry of [manifest.entry, ...HOME_ROUTES.map((id) => manifest.routes[id])]) {

@@ -49,7 +49,10 @@ export function ApiSearch({ menu }: { menu: readonly MenuItem[] }) {
       <label htmlFor={`${listId}-input`} className="sr-only">
         Search APIs
       </label>
-      <Search aria-hidden="true" className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-slate-400" />
+      <Search
+        aria-hidden="true"
+        className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-slate-400"
+      />
       <input
         ref={inputRef}
         id={`${listId}-input`}

@@ -44,7 +44,7 @@ export function Footer() {
   };
 
   return (
-    <footer className="mt-16 border-t border-slate-200 dark:border-slate-800">
+    <footer className="mt-16 border-t border-slate-200 pb-16 dark:border-slate-800">
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row md:items-center md:justify-between">
         <div className="flex flex-col gap-2">
           <Link to="/" aria-label="Portico home" className="w-fit">
@@ -61,7 +61,11 @@ export function Footer() {
             aria-label={`Copy support address ${SITE.supportEmail}`}
             className="flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
           >
-            {copied ? <Check aria-hidden="true" className="size-4 text-emerald-600" /> : <Copy aria-hidden="true" className="size-4" />}
+            {copied ? (
+              <Check aria-hidden="true" className="size-4 text-emerald-600" />
+            ) : (
+              <Copy aria-hidden="true" className="size-4" />
+            )}
             {copied ? "Copied!" : SITE.supportEmail}
           </button>
           <a

@@ -5,8 +5,7 @@
 export const SITE = {
   name: "Portico",
   tagline: "Hosted APIs for developers, served from the edge",
-  headline:
-    "Access powerful free APIs for Video Downloading, HTML to PDF conversion, and URL Shortening.",
+  headline: "Access powerful free APIs for Video Downloading, HTML to PDF conversion, and URL Shortening.",
   supportEmail: "support@portico.dev",
   socialUrl: "https://www.linkedin.com/company/portico-apis",
   origin: "https://portico.dev",

@@ -35,7 +35,9 @@ describe("POST /api/contact", () => {
     const response = await postContact({ username: "Ada", email, message: "The QR docs sample has a typo." });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ success: 1, message: expect.stringContaining("get back to you") });
-    const row = await env.DB.prepare("SELECT username, message FROM contact_messages WHERE email = ?").bind(email).first();
+    const row = await env.DB.prepare("SELECT username, message FROM contact_messages WHERE email = ?")
+      .bind(email)
+      .first();
     expect(row).toEqual({ username: "Ada", message: "The QR docs sample has a typo." });
   });
 

@@ -17,5 +17,9 @@ api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL
 api.onError((error, c) => {
   // The message may hold internals (SQL, stack): log it with the request id, answer without it.
   console.error(`[${c.get("requestId")}] ${c.req.method} ${c.req.path}:`, error);
-  return problem(c, "service-unavailable", "Something failed on our side. Please retry; quote the requestId if it persists.");
+  return problem(
+    c,
+    "service-unavailable",
+    "Something failed on our side. Please retry; quote the requestId if it persists.",
+  );
 });

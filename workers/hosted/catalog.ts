@@ -76,9 +76,7 @@ export function catalogByGroup(query = ""): CatalogGroup[] {
 }
 
 export type CatalogLookup =
-  | { kind: "found"; entry: CatalogEntry }
-  | { kind: "alias"; canonicalPath: string }
-  | { kind: "missing" };
+  { kind: "found"; entry: CatalogEntry } | { kind: "alias"; canonicalPath: string } | { kind: "missing" };
 
 export function lookupCatalogEntry(slugOrAlias: string): CatalogLookup {
   const api = findHostedApi(slugOrAlias);

@@ -5,10 +5,28 @@ import { listSideMenu } from "./side-menu";
 
 // The specification's docs names (spec §2), each of which must lead to a page.
 const SPEC_DOCS_NAMES = [
-  "avatar", "urlshortner", "colorconvert", "location", "qrcode", "numtoword", "removebg",
-  "phone-codes", "email-exist", "polyine", "resume-parser", "youtube-instagram-video-downloader",
-  "image-processing", "image-color-picker", "merge-images", "text-to-speech", "image-to-text",
-  "html-to-pdf", "audio-to-text", "currency-converter", "image-to-base64", "whois-domain",
+  "avatar",
+  "urlshortner",
+  "colorconvert",
+  "location",
+  "qrcode",
+  "numtoword",
+  "removebg",
+  "phone-codes",
+  "email-exist",
+  "polyine",
+  "resume-parser",
+  "youtube-instagram-video-downloader",
+  "image-processing",
+  "image-color-picker",
+  "merge-images",
+  "text-to-speech",
+  "image-to-text",
+  "html-to-pdf",
+  "audio-to-text",
+  "currency-converter",
+  "image-to-base64",
+  "whois-domain",
 ];
 
 describe("hosted API registry", () => {
@@ -25,11 +43,35 @@ describe("hosted API registry", () => {
 
   it("places the APIs in the specification's plan groups", () => {
     const group = (slug: string) => findHostedApi(slug)?.group;
-    expect(["qrcode", "removebg", "email-exist", "youtube-instagram-video-downloader", "audio-to-text", "text-to-speech"].map(group))
-      .toEqual(Array(6).fill("premium"));
-    expect(["html-to-pdf", "image-to-text", "currency-converter", "resume-parser"].map(group)).toEqual(Array(4).fill("freemium"));
-    expect(["avatar", "urlshortner", "location", "colorconvert", "numtoword", "phone-codes", "polyine", "image-processing",
-      "image-color-picker", "merge-images", "image-to-base64", "whois-domain"].map(group)).toEqual(Array(12).fill("free"));
+    expect(
+      [
+        "qrcode",
+        "removebg",
+        "email-exist",
+        "youtube-instagram-video-downloader",
+        "audio-to-text",
+        "text-to-speech",
+      ].map(group),
+    ).toEqual(Array(6).fill("premium"));
+    expect(["html-to-pdf", "image-to-text", "currency-converter", "resume-parser"].map(group)).toEqual(
+      Array(4).fill("freemium"),
+    );
+    expect(
+      [
+        "avatar",
+        "urlshortner",
+        "location",
+        "colorconvert",
+        "numtoword",
+        "phone-codes",
+        "polyine",
+        "image-processing",
+        "image-color-picker",
+        "merge-images",
+        "image-to-base64",
+        "whois-domain",
+      ].map(group),
+    ).toEqual(Array(12).fill("free"));
   });
 
   it("sends the specification's misspellings to the canonical docs page", () => {
@@ -51,7 +93,11 @@ describe("hosted API registry", () => {
 
   it("groups the catalog and filters it by name or purpose", () => {
     const groups = catalogByGroup();
-    expect(groups.map((g) => [g.group, g.apis.length])).toEqual([["free", 12], ["freemium", 4], ["premium", 6]]);
+    expect(groups.map((g) => [g.group, g.apis.length])).toEqual([
+      ["free", 12],
+      ["freemium", 4],
+      ["premium", 6],
+    ]);
     const pdf = catalogByGroup("PDF").flatMap((g) => g.apis.map((api) => api.slug));
     expect(pdf).toEqual(expect.arrayContaining(["html-to-pdf", "resume-parser"]));
     expect(pdf).not.toContain("avatar");
@@ -61,6 +107,7 @@ describe("hosted API registry", () => {
     const menu = listSideMenu();
     expect(menu[0]).toMatchObject({ _id: "home", name: "Home", endpoint: "/" });
     expect(menu).toHaveLength(23);
-    for (const item of menu) expect(Object.keys(item).sort()).toEqual(["_id", "class_name", "description", "endpoint", "name"]);
+    for (const item of menu)
+      expect(Object.keys(item).sort()).toEqual(["_id", "class_name", "description", "endpoint", "name"]);
   });
 });

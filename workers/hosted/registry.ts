@@ -50,7 +50,8 @@ export const HOSTED_APIS = [
     aliases: [],
     name: "Location",
     group: "free",
-    description: "Look up countries, states and cities, or the caller's own location, with codes, capitals and time zones.",
+    description:
+      "Look up countries, states and cities, or the caller's own location, with codes, capitals and time zones.",
     icon: "map-pin",
   },
   {
@@ -90,7 +91,8 @@ export const HOSTED_APIS = [
     aliases: [],
     name: "Email Exists",
     group: "premium",
-    description: "Check whether an email address can receive mail: syntax, MX records, disposable and role addresses, typos.",
+    description:
+      "Check whether an email address can receive mail: syntax, MX records, disposable and role addresses, typos.",
     icon: "mail-check",
   },
   {
@@ -208,9 +210,7 @@ export function docsPath(api: Pick<HostedApi, "slug">): string {
 
 /** Finds an API by its canonical slug or by one of its older spellings. */
 export function findHostedApi(slugOrAlias: string): HostedApi | undefined {
-  return HOSTED_APIS.find(
-    (api: HostedApi) => api.slug === slugOrAlias || api.aliases.includes(slugOrAlias),
-  );
+  return HOSTED_APIS.find((api: HostedApi) => api.slug === slugOrAlias || api.aliases.includes(slugOrAlias));
 }
 
 /** The APIs of one plan group, in menu order. */

@@ -4,11 +4,7 @@ import { CONTACT_ERRORS, CONTACT_LIMITS, SIMPLE_EMAIL } from "~/lib/contact-rule
 import { createId } from "./ids";
 
 export const ContactMessageSchema = z.object({
-  username: z
-    .string()
-    .trim()
-    .max(CONTACT_LIMITS.username, CONTACT_ERRORS.usernameTooLong)
-    .default(""),
+  username: z.string().trim().max(CONTACT_LIMITS.username, CONTACT_ERRORS.usernameTooLong).default(""),
   email: z
     .string({ error: CONTACT_ERRORS.emailRequired })
     .trim()
@@ -30,9 +26,7 @@ export async function saveContactMessage(
 ): Promise<{ id: string }> {
   const id = createId("msg");
   await db
-    .prepare(
-      `INSERT INTO contact_messages (id, username, email, message, created_at) VALUES (?, ?, ?, ?, ?)`,
-    )
+    .prepare(`INSERT INTO contact_messages (id, username, email, message, created_at) VALUES (?, ?, ?, ?, ?)`)
     .bind(id, input.username, input.email, input.message, now)
     .run();
   return { id };

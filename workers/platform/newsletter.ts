@@ -2,12 +2,7 @@
 import { z } from "zod";
 import { createId } from "./ids";
 
-export const NewsletterEmailSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .pipe(z.email());
+export const NewsletterEmailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
 export type SubscribeResult = "subscribed" | "already-subscribed";
 

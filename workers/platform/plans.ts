@@ -23,11 +23,7 @@ export const PLANS: Record<PlanId, Plan> = {
     monthlyQuota: 200,
     perSecond: 2,
     price: { usdCents: 0, inrPaise: 0 },
-    notes: [
-      "All APIs combined",
-      "May be up to 10x slower at peak hours",
-      "Lifetime access",
-    ],
+    notes: ["All APIs combined", "May be up to 10x slower at peak hours", "Lifetime access"],
   },
   standard: {
     id: "standard",

@@ -13,9 +13,7 @@ export interface ThrottleRule {
   windowMs: number;
 }
 
-export type ThrottleResult =
-  | { ok: true; remaining: number }
-  | { ok: false; retryAfterSeconds: number };
+export type ThrottleResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 export async function hitThrottle(
   db: D1Database,

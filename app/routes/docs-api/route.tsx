@@ -37,8 +37,8 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
           <code>{`${url}\nx-api-key: <your key>`}</code>
         </pre>
         <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-          Send your key in the <code>x-api-key</code> header (or as <code>Authorization: Bearer &lt;key&gt;</code>). Keys are
-          made on the{" "}
+          Send your key in the <code>x-api-key</code> header (or as <code>Authorization: Bearer &lt;key&gt;</code>).
+          Keys are made on the{" "}
           <Link to="/user/apikey" className="text-brand-600 hover:underline">
             API Key page
           </Link>{" "}
@@ -57,15 +57,23 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
           <table className="w-full min-w-[28rem] text-left text-sm">
             <thead>
               <tr className="border-b border-slate-200 dark:border-slate-700">
-                <th scope="col" className="py-2 pr-4 font-semibold">Plan</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">Calls a month</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">Calls a second</th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Plan
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Calls a month
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Calls a second
+                </th>
               </tr>
             </thead>
             <tbody>
               {api.plans.map((plan) => (
                 <tr key={plan.id} className="border-b border-slate-100 dark:border-slate-800">
-                  <th scope="row" className="py-2 pr-4 font-medium">{plan.name}</th>
+                  <th scope="row" className="py-2 pr-4 font-medium">
+                    {plan.name}
+                  </th>
                   <td className="py-2 pr-4">
                     {plan.monthlyQuota.toLocaleString("en-US")}
                     {plan.note && <span className="text-slate-500 dark:text-slate-400"> ({plan.note})</span>}

@@ -11,7 +11,10 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export const meta = () => [
   { title: titled("API documentation") },
-  { name: "description", content: "Every Portico API by plan group: what it does, which plans include it, and its docs." },
+  {
+    name: "description",
+    content: "Every Portico API by plan group: what it does, which plans include it, and its docs.",
+  },
 ];
 
 export default function DocsIndex({ loaderData }: Route.ComponentProps) {
@@ -21,9 +24,9 @@ export default function DocsIndex({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl px-4 py-12">
       <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">API documentation</h1>
       <p className="mt-3 max-w-2xl text-slate-600 dark:text-slate-400">
-        Every API answers at <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">/api/v1/&lt;api&gt;</code> with
-        your key in the <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">x-api-key</code> header. Pick one to
-        see what it takes and returns.
+        Every API answers at <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">/api/v1/&lt;api&gt;</code>{" "}
+        with your key in the <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">x-api-key</code> header. Pick
+        one to see what it takes and returns.
       </p>
       <Form method="get" className="mt-6 flex max-w-md gap-2" role="search">
         <label htmlFor="docs-q" className="sr-only">
@@ -37,7 +40,10 @@ export default function DocsIndex({ loaderData }: Route.ComponentProps) {
           placeholder="Filter by name or purpose"
           className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
         />
-        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+        >
           Filter
         </button>
       </Form>

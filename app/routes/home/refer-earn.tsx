@@ -70,7 +70,8 @@ export function ReferEarn() {
             </button>
           </div>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-            Invite a developer: when they sign up with your code they get 200 free API calls and a flat 5% discount on every plan.
+            Invite a developer: when they sign up with your code they get 200 free API calls and a flat 5% discount on
+            every plan.
           </p>
           <div className="mt-6 rounded-xl bg-slate-100 p-4 text-center dark:bg-slate-800" aria-live="polite">
             {state.status === "loading" && <p className="text-sm">Loading your code…</p>}
@@ -84,7 +85,11 @@ export function ReferEarn() {
                   aria-label="Copy referral link"
                   className="rounded-md p-1.5 hover:bg-slate-200 dark:hover:bg-slate-700"
                 >
-                  {copied ? <Check aria-hidden="true" className="size-4 text-emerald-600" /> : <Copy aria-hidden="true" className="size-4" />}
+                  {copied ? (
+                    <Check aria-hidden="true" className="size-4 text-emerald-600" />
+                  ) : (
+                    <Copy aria-hidden="true" className="size-4" />
+                  )}
                 </button>
               </div>
             )}

@@ -88,9 +88,15 @@ export function ReportBugForm() {
         Something off in an API or on the site? Tell us and we will look at it.
       </p>
       <form noValidate onSubmit={submit} className="mt-6 space-y-4">
-        {field("username", "Name", (props) => <input {...props} type="text" autoComplete="name" />)}
-        {field("email", "Email", (props) => <input {...props} type="email" autoComplete="email" />)}
-        {field("message", "Message", (props) => <textarea {...props} rows={4} />)}
+        {field("username", "Name", (props) => (
+          <input {...props} type="text" autoComplete="name" />
+        ))}
+        {field("email", "Email", (props) => (
+          <input {...props} type="email" autoComplete="email" />
+        ))}
+        {field("message", "Message", (props) => (
+          <textarea {...props} rows={4} />
+        ))}
         <button
           type="submit"
           disabled={sending}

@@ -20,8 +20,8 @@ function Hero() {
         <p className="text-sm font-semibold uppercase tracking-widest text-brand-600">{SITE.name}</p>
         <h1 className="mt-4 text-4xl font-extrabold tracking-tight sm:text-5xl">{SITE.headline}</h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600 dark:text-slate-400">
-          Twenty-two hosted APIs behind one key, with exact limits in every response and docs that get you to a first call
-          in a minute.
+          Twenty-two hosted APIs behind one key, with exact limits in every response and docs that get you to a first
+          call in a minute.
         </p>
         <div className="mt-10 flex flex-wrap justify-center gap-3">
           <Link
@@ -53,7 +53,10 @@ export default function Home() {
         <ReportBugForm />
         <div className="flex flex-col gap-8">
           <Newsletter />
-          <section aria-labelledby="faq-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+          <section
+            aria-labelledby="faq-heading"
+            className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800"
+          >
             <h2 id="faq-heading" className="text-2xl font-bold tracking-tight">
               Questions
             </h2>

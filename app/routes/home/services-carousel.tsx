@@ -87,15 +87,32 @@ export function ServicesCarousel({ services }: { services: MenuItem[] }) {
           </p>
         </div>
         <div className="flex gap-2">
-          <button type="button" aria-label="Previous services" disabled={atStart} onClick={() => move(-1)} className={arrowClass}>
+          <button
+            type="button"
+            aria-label="Previous services"
+            disabled={atStart}
+            onClick={() => move(-1)}
+            className={arrowClass}
+          >
             <ChevronLeft aria-hidden="true" className="size-5" />
           </button>
-          <button type="button" aria-label="Next services" disabled={atEnd} onClick={() => move(1)} className={arrowClass}>
+          <button
+            type="button"
+            aria-label="Next services"
+            disabled={atEnd}
+            onClick={() => move(1)}
+            className={arrowClass}
+          >
             <ChevronRight aria-hidden="true" className="size-5" />
           </button>
         </div>
       </div>
-      <div className="mt-8 overflow-hidden" onPointerDown={onPointerDown} onPointerUp={onPointerUp} style={{ touchAction: "pan-y" }}>
+      <div
+        className="mt-8 overflow-hidden"
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+        style={{ touchAction: "pan-y" }}
+      >
         <ul
           className="flex"
           data-testid="carousel-track"

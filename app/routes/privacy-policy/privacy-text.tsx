@@ -38,9 +38,9 @@ export function PrivacyText() {
         <a className={LINK} href={SITE.origin}>
           {SITE.origin}
         </a>
-        , the dashboard and our hosted APIs, why we collect it, who else handles it and what choices you have. We
-        have tried to keep it short and specific. {SITE.name} is the controller of the personal data described
-        here. If you have any question, write to <SupportLink />.
+        , the dashboard and our hosted APIs, why we collect it, who else handles it and what choices you have. We have
+        tried to keep it short and specific. {SITE.name} is the controller of the personal data described here. If you
+        have any question, write to <SupportLink />.
       </p>
 
       <Section id="what-we-keep" title="1. What we keep">
@@ -48,49 +48,49 @@ export function PrivacyText() {
         <ul className={UL}>
           <li>Your email address, your name and the URL of your avatar picture.</li>
           <li>
-            If you sign up with a password: a hash of your password made with PBKDF2 and a random salt. We never
-            store the password itself and cannot read it.
+            If you sign up with a password: a hash of your password made with PBKDF2 and a random salt. We never store
+            the password itself and cannot read it.
           </li>
           <li>
-            If you use Google sign-in: your Google account identifier, together with the email address, name and
-            picture URL that Google shares with us when you agree. We do not receive your Google password or
-            access to your Google data beyond that basic profile.
+            If you use Google sign-in: your Google account identifier, together with the email address, name and picture
+            URL that Google shares with us when you agree. We do not receive your Google password or access to your
+            Google data beyond that basic profile.
           </li>
         </ul>
 
         <h3 className={H3}>API keys</h3>
         <p className={P}>
-          For each API key we store a SHA-256 hash of the key, a short prefix of it so you can tell your keys
-          apart in the dashboard, the name you gave it, when it was created and when it was last used. The full
-          key is shown to you once, when it is created, and is not stored by us.
+          For each API key we store a SHA-256 hash of the key, a short prefix of it so you can tell your keys apart in
+          the dashboard, the name you gave it, when it was created and when it was last used. The full key is shown to
+          you once, when it is created, and is not stored by us.
         </p>
 
         <h3 className={H3}>Usage records</h3>
         <p className={P}>
-          To enforce quotas, show you statistics and keep the Service healthy, we keep daily usage records for each
-          API you call: the number of requests, the number of errors and response times (latency). These are
-          counts and timings, not the content of your requests.
+          To enforce quotas, show you statistics and keep the Service healthy, we keep daily usage records for each API
+          you call: the number of requests, the number of errors and response times (latency). These are counts and
+          timings, not the content of your requests.
         </p>
 
         <h3 className={H3}>Payments</h3>
         <p className={P}>
           When you buy a plan we keep the order id, the plan, the amount and currency, the payment status and the
-          relevant dates. Your card number and other payment details are entered on PayPal&apos;s or
-          Cashfree&apos;s own pages and stay with them; we never see or store them.
+          relevant dates. Your card number and other payment details are entered on PayPal&apos;s or Cashfree&apos;s own
+          pages and stay with them; we never see or store them.
         </p>
 
         <h3 className={H3}>Messages and newsletter</h3>
         <p className={P}>
-          If you use the contact form we keep your message, name and email address so we can answer. If you
-          subscribe to the newsletter we keep your email address and the date you subscribed.
+          If you use the contact form we keep your message, name and email address so we can answer. If you subscribe to
+          the newsletter we keep your email address and the date you subscribed.
         </p>
 
         <h3 className={H3}>Your IP address</h3>
         <p className={P}>
-          We use the IP address of each request for two things only: to apply rate limits, and to detect your
-          country so we can show prices in Indian rupees (with Cashfree) or US dollars (with PayPal). The IP
-          address is used transiently for those purposes and is not kept in your account, in usage records or in
-          any log of our own beyond that.
+          We use the IP address of each request for two things only: to apply rate limits, and to detect your country so
+          we can show prices in Indian rupees (with Cashfree) or US dollars (with PayPal). The IP address is used
+          transiently for those purposes and is not kept in your account, in usage records or in any log of our own
+          beyond that.
         </p>
       </Section>
 
@@ -100,14 +100,14 @@ export function PrivacyText() {
             <span className={STRONG}>We don&apos;t sell your data</span>, rent it out or share it with advertisers.
           </li>
           <li>
-            <span className={STRONG}>We don&apos;t keep your API inputs.</span> Images, documents, HTML, audio,
-            text and other inputs you send to the APIs (for example for OCR, HTML-to-PDF, background removal,
-            text-to-speech, audio-to-text or resume parsing) are processed in memory to produce the response and
-            are not stored afterwards. The same goes for the outputs we return.
+            <span className={STRONG}>We don&apos;t keep your API inputs.</span> Images, documents, HTML, audio, text and
+            other inputs you send to the APIs (for example for OCR, HTML-to-PDF, background removal, text-to-speech,
+            audio-to-text or resume parsing) are processed in memory to produce the response and are not stored
+            afterwards. The same goes for the outputs we return.
           </li>
           <li>
-            The exception is the URL shortener: a short link and the address it points to must be stored for the
-            link to work. They are kept until you delete the link or it expires.
+            The exception is the URL shortener: a short link and the address it points to must be stored for the link to
+            work. They are kept until you delete the link or it expires.
           </li>
           <li>We don&apos;t use your data to train machine-learning models.</li>
           <li>We don&apos;t use advertising or cross-site tracking cookies, pixels or analytics profiles.</li>
@@ -117,21 +117,21 @@ export function PrivacyText() {
       <Section id="why" title="3. Why we use your data">
         <ul className={UL}>
           <li>
-            To provide the Service you signed up for: sign-in, API keys, quotas, rate limits, usage statistics and
-            your plan. This is necessary to perform our contract with you.
+            To provide the Service you signed up for: sign-in, API keys, quotas, rate limits, usage statistics and your
+            plan. This is necessary to perform our contract with you.
           </li>
           <li>
-            To take payments and keep accounting records, which is necessary for the contract and required by tax
-            and accounting law.
+            To take payments and keep accounting records, which is necessary for the contract and required by tax and
+            accounting law.
           </li>
           <li>
             To keep the Service secure and prevent abuse, such as detecting leaked keys or attempts to get around
             limits. This is our legitimate interest and yours.
           </li>
           <li>
-            To send you emails about your account, such as sign-in and password messages, receipts and important
-            changes to the Service or our terms. The newsletter is sent only if you subscribed, and you can
-            unsubscribe at any time.
+            To send you emails about your account, such as sign-in and password messages, receipts and important changes
+            to the Service or our terms. The newsletter is sent only if you subscribed, and you can unsubscribe at any
+            time.
           </li>
           <li>To answer messages you send us.</li>
         </ul>
@@ -142,8 +142,8 @@ export function PrivacyText() {
         <ul className={UL}>
           <li>
             <span className={STRONG}>Session cookie.</span> A signed cookie that keeps you signed in. It cannot be
-            changed without us noticing, it is not readable by scripts on the page, and it is removed when you sign
-            out or when it expires.
+            changed without us noticing, it is not readable by scripts on the page, and it is removed when you sign out
+            or when it expires.
           </li>
           <li>
             <span className={STRONG}>Google sign-in cookie.</span> A short-lived cookie set while you sign in with
@@ -151,15 +151,15 @@ export function PrivacyText() {
             minutes.
           </li>
           <li>
-            <span className={STRONG}>Local storage.</span> Your browser&apos;s local storage remembers your colour
-            mode (light or dark) and, while you are signed in, the display fields shown in the page header, such as
-            your name, email address and avatar URL. This data stays in your browser; you can clear it at any time
-            in your browser settings.
+            <span className={STRONG}>Local storage.</span> Your browser&apos;s local storage remembers your colour mode
+            (light or dark) and, while you are signed in, the display fields shown in the page header, such as your
+            name, email address and avatar URL. This data stays in your browser; you can clear it at any time in your
+            browser settings.
           </li>
         </ul>
         <p className={P}>
-          We do not use advertising or tracking cookies, so there is no cookie banner to accept. If your avatar is
-          your Google profile picture, your browser loads it from Google, which may see that request.
+          We do not use advertising or tracking cookies, so there is no cookie banner to accept. If your avatar is your
+          Google profile picture, your browser loads it from Google, which may see that request.
         </p>
       </Section>
 
@@ -189,10 +189,10 @@ export function PrivacyText() {
           </li>
         </ul>
         <p className={P}>
-          PayPal, Cashfree and Google also process your data under their own privacy policies when you use their
-          pages. Apart from these providers, we disclose personal data only when the law requires it, to protect
-          the rights and safety of our users or the Service, or as part of a sale or merger of the business, in
-          which case this policy would continue to apply to your data.
+          PayPal, Cashfree and Google also process your data under their own privacy policies when you use their pages.
+          Apart from these providers, we disclose personal data only when the law requires it, to protect the rights and
+          safety of our users or the Service, or as part of a sale or merger of the business, in which case this policy
+          would continue to apply to your data.
         </p>
       </Section>
 
@@ -201,8 +201,8 @@ export function PrivacyText() {
           <li>Account data, API key hashes and usage records: for as long as your account exists.</li>
           <li>Short links: until you delete them or they expire.</li>
           <li>
-            Payment records: for as long as tax and accounting law requires, even after your account is deleted
-            (see below).
+            Payment records: for as long as tax and accounting law requires, even after your account is deleted (see
+            below).
           </li>
           <li>Contact-form messages: for as long as needed to answer you and follow up.</li>
           <li>Newsletter addresses: until you unsubscribe.</li>
@@ -212,11 +212,11 @@ export function PrivacyText() {
 
       <Section id="deletion" title="7. Deleting your account">
         <p className={P}>
-          You can delete your account at any time from the Settings page. This removes your profile, your password
-          hash or Google account link, your API keys (which stop working immediately) and your usage records.
-          Payment records are kept because accounting law requires it, but they are detached from your personal
-          data: we keep the order id, amount, currency, status and dates, not your name or email address. If you
-          want your short links removed as well, delete them before deleting your account, or write to us.
+          You can delete your account at any time from the Settings page. This removes your profile, your password hash
+          or Google account link, your API keys (which stop working immediately) and your usage records. Payment records
+          are kept because accounting law requires it, but they are detached from your personal data: we keep the order
+          id, amount, currency, status and dates, not your name or email address. If you want your short links removed
+          as well, delete them before deleting your account, or write to us.
         </p>
       </Section>
 
@@ -228,9 +228,9 @@ export function PrivacyText() {
           <li>Access to production systems and data is limited to the people who need it to run the Service.</li>
         </ul>
         <p className={P}>
-          No system is perfectly secure. If we learn of a breach that affects your personal data, we will tell
-          you and the relevant authorities as the law requires. If you find a security problem, please report it
-          to <SupportLink />.
+          No system is perfectly secure. If we learn of a breach that affects your personal data, we will tell you and
+          the relevant authorities as the law requires. If you find a security problem, please report it to{" "}
+          <SupportLink />.
         </p>
       </Section>
 
@@ -243,12 +243,12 @@ export function PrivacyText() {
             <span className={STRONG}>Access:</span> ask for a copy of the personal data we hold about you.
           </li>
           <li>
-            <span className={STRONG}>Correction:</span> fix data that is wrong. You can change most account
-            details yourself in Settings.
+            <span className={STRONG}>Correction:</span> fix data that is wrong. You can change most account details
+            yourself in Settings.
           </li>
           <li>
-            <span className={STRONG}>Deletion:</span> delete your account from Settings, or ask us to erase
-            specific data.
+            <span className={STRONG}>Deletion:</span> delete your account from Settings, or ask us to erase specific
+            data.
           </li>
           <li>
             <span className={STRONG}>Portability:</span> receive your data in a common, machine-readable format.
@@ -259,26 +259,26 @@ export function PrivacyText() {
           </li>
         </ul>
         <p className={P}>
-          To use any of these rights, write to <SupportLink /> from the email address of your account. We will
-          answer within 30 days and may ask you to confirm your identity first. You also have the right to
-          complain to the data protection authority in your country.
+          To use any of these rights, write to <SupportLink /> from the email address of your account. We will answer
+          within 30 days and may ask you to confirm your identity first. You also have the right to complain to the data
+          protection authority in your country.
         </p>
       </Section>
 
       <Section id="children" title="10. Children">
         <p className={P}>
-          {SITE.name} is a service for developers and is not intended for anyone under 16. We do not knowingly
-          collect personal data from children under 16. If you believe a child has created an account, contact us
-          and we will delete it.
+          {SITE.name} is a service for developers and is not intended for anyone under 16. We do not knowingly collect
+          personal data from children under 16. If you believe a child has created an account, contact us and we will
+          delete it.
         </p>
       </Section>
 
       <Section id="changes" title="11. Changes to this policy">
         <p className={P}>
-          We may update this policy when the Service or the law changes. The &ldquo;last updated&rdquo; date shown
-          with this policy tells you when it last changed. If we make a significant change, such as collecting a
-          new kind of personal data or using it for a new purpose, we will tell you by email or with a notice in
-          the dashboard before the change takes effect.
+          We may update this policy when the Service or the law changes. The &ldquo;last updated&rdquo; date shown with
+          this policy tells you when it last changed. If we make a significant change, such as collecting a new kind of
+          personal data or using it for a new purpose, we will tell you by email or with a notice in the dashboard
+          before the change takes effect.
         </p>
       </Section>
 

@@ -1,0 +1,47 @@
+/** One headless Chromium (Debian's) per test file, and pages on the preview server. */
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function baseUrl(): string {
+  return inject("baseUrl");
+}
+
+/** Registers the browser for the current file; call at the top of a test file. */
+export function useBrowser(): { newPage: (options?: { width?: number; height?: number }) => Promise<Page> } {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+  });
+  return {
+    async newPage({ width = 1280, height = 900 } = {}) {
+      if (!browser) throw new Error("useBrowser() must be called at the top of the test file");
+      const context = await browser.newContext({ viewport: { width, height }, baseURL: baseUrl() });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
+      contexts.push(context);
+      return context.newPage();
+    },
+  };
+}
+
+/** Opens a path and waits until React has taken over the server's HTML. */
+export async function openPage(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  // The start-up loader is in the server's HTML and leaves once the app has hydrated.
+  await page.getByText("Loading Portico").waitFor({ state: "detached" });
+}
