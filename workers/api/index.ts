@@ -6,11 +6,13 @@ import { Hono } from "hono";
 import { assignRequestId, type ApiEnv } from "./context";
 import { problem } from "./problem";
 import { publicApi } from "./public";
+import { usersApi } from "./users";
 
 export const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
 
 api.use(assignRequestId);
 api.route("/", publicApi);
+api.route("/", usersApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
 

@@ -38,6 +38,25 @@ export async function hitThrottle(
   return { ok: true, remaining: rule.limit - hits };
 }
 
+/** Whether the subject is already over the limit, without counting a hit. */
+export async function isThrottled(
+  db: D1Database,
+  rule: ThrottleRule,
+  subject: string,
+  now: number = Date.now(),
+): Promise<ThrottleResult> {
+  const windowStart = now - (now % rule.windowMs);
+  const row = await db
+    .prepare(`SELECT hits FROM rate_limit_windows WHERE bucket = ? AND window_start = ?`)
+    .bind(`${rule.name}:${await sha256Hex(subject)}`, windowStart)
+    .first<{ hits: number }>();
+  const hits = row?.hits ?? 0;
+  if (hits >= rule.limit) {
+    return { ok: false, retryAfterSeconds: Math.ceil((windowStart + rule.windowMs - now) / 1000) };
+  }
+  return { ok: true, remaining: rule.limit - hits };
+}
+
 /** Deletes windows that ended more than a day ago; called now and then, never on a hot path. */
 export async function pruneThrottleWindows(db: D1Database, now: number = Date.now()): Promise<void> {
   await db

@@ -1,0 +1,62 @@
+/**
+ * The Worker's configuration, parsed once per isolate from its env. Production refuses the
+ * local fakes and the development secret, so a fake identity provider or mail outbox can
+ * never be switched on by a deploy.
+ */
+import { z } from "zod";
+
+const DEV_SESSION_SECRET = "development-only-session-secret-not-for-production";
+
+const emailList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const BaseSchema = z.object({
+  APP_ENV: z.enum(["development", "production"]),
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()),
+  PRIVILEGED_EMAILS: emailList,
+  OIDC_PROVIDER: z.enum(["fake", "google"]),
+  OIDC_ISSUER: z.string().default(""),
+  OIDC_CLIENT_ID: z.string().min(1),
+  OIDC_CLIENT_SECRET: z.string().min(1),
+  MAIL_PROVIDER: z.enum(["outbox", "http", "binding"]),
+  MAIL_FROM: z.string().min(3),
+  MAIL_API_URL: z.string().default(""),
+  MAIL_API_KEY: z.string().default(""),
+});
+
+export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
+  if (config.APP_ENV !== "production") return;
+  const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (config.SESSION_SECRET === DEV_SESSION_SECRET) refuse("SESSION_SECRET", "set a production secret");
+  if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
+  if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
+  if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
+    refuse("OIDC_ISSUER", "must be an https URL");
+  if (config.MAIL_PROVIDER === "http" && (!config.MAIL_API_URL.startsWith("https://") || !config.MAIL_API_KEY))
+    refuse("MAIL_API_URL", "the HTTP mail provider needs MAIL_API_URL (https) and MAIL_API_KEY");
+});
+
+export type Config = z.infer<typeof BaseSchema> & { isDevelopment: boolean };
+
+const cache = new WeakMap<object, Config>();
+
+export function readConfig(env: Env): Config {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Invalid Worker configuration: ${problems}`);
+  }
+  const config = { ...parsed.data, isDevelopment: parsed.data.APP_ENV === "development" };
+  cache.set(env, config);
+  return config;
+}
