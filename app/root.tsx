@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
+  type ShouldRevalidateFunctionArgs,
   Links,
   Meta,
   Outlet,
@@ -10,6 +11,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { Toaster } from "sonner";
+import { getSession, serverContext, toViewer, type Viewer } from "~/lib/session.server";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -19,18 +21,25 @@ import { FullScreenSpinner, GlobalLoader } from "./components/spinner";
 import { StructuredData } from "./components/structured-data";
 import { TopNav } from "./components/top-nav";
 import { REDIRECT_HOME_EVENT } from "./lib/api-client";
+import { AUTH_USER_KEY, isAuthUserCurrent, readAuthUser } from "./lib/auth-user";
+import { signOut } from "./lib/sign-out";
 import { COLOR_MODE_SCRIPT } from "./lib/color-mode";
 import { matchMenuItem, pageTitle, type MenuItem } from "./lib/page-meta";
 
 export const TOAST_DURATION_MS = 5_000;
 
-export function loader() {
-  return { menu: listSideMenu() };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = await getSession(request, context);
+  return {
+    menu: listSideMenu(),
+    viewer: session ? toViewer(session, serverContext(context).config) : null,
+  };
 }
 
-// The menu changes only with a deploy: fetch it once per visit, not on every navigation.
-export function shouldRevalidate() {
-  return false;
+// The menu changes only with a deploy and the viewer only when a form signs someone in or
+// out: reload on submissions, not on every navigation.
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod ? defaultShouldRevalidate : false;
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -87,12 +96,39 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+export function useViewer(): Viewer | null {
+  return useRouteLoaderData<typeof loader>("root")?.viewer ?? null;
+}
+
+/**
+ * Keeps the browser's `auth_user` record in step with the server's session (spec §3, §4):
+ * written when signed in, removed when not, and a sign-out once its lifetime has passed.
+ */
+function useAuthUserSync(viewer: Viewer | null) {
+  useEffect(() => {
+    try {
+      if (viewer) localStorage.setItem(AUTH_USER_KEY, JSON.stringify({ ...readAuthUser(), ...viewer.authUser }));
+      else localStorage.removeItem(AUTH_USER_KEY);
+    } catch {
+      // Storage disabled: the cookie session still works; only the record is missing.
+    }
+    if (!viewer) return;
+    const check = () => {
+      if (!isAuthUserCurrent(readAuthUser())) void signOut();
+    };
+    check();
+    const timer = setInterval(check, 60_000);
+    return () => clearInterval(timer);
+  }, [viewer]);
+}
+
 function Chrome({ children }: { children: ReactNode }) {
   const menu = useMenu();
   const { pathname } = useLocation();
+  useAuthUserSync(useViewer());
   useEffect(() => {
-    // Spec §4: a 401 from any call sends the visitor home.
-    const goHome = () => window.location.assign("/");
+    // Spec §4: a 401 from any call signs the visitor out and sends them home.
+    const goHome = () => void signOut();
     window.addEventListener(REDIRECT_HOME_EVENT, goHome);
     return () => window.removeEventListener(REDIRECT_HOME_EVENT, goHome);
   }, []);

@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
   index("routes/home/route.tsx"),
@@ -6,5 +6,29 @@ export default [
   route("privacy-policy", "routes/privacy-policy/route.tsx"),
   route("docs", "routes/docs/route.tsx"),
   route("docs/api/:slug", "routes/docs-api/route.tsx"),
+
+  // Accounts (public-only and public).
+  route("user/authenticate", "routes/authenticate/route.tsx"),
+  route("signup", "routes/signup/route.tsx"),
+  route("change/password/:token", "routes/change-password/route.tsx"),
+
+  // The signed-in area: the layout's loader sends visitors without a session to /.
+  layout("routes/user/layout.tsx", [
+    route("user/dashboard", "routes/user-dashboard/route.tsx"),
+    route("user/apikey", "routes/user-apikey/route.tsx"),
+    route("user/settings", "routes/user-settings/route.tsx"),
+    route("user/transactions", "routes/user-transactions/route.tsx"),
+  ]),
+
+  // Admin only: the layout's loader sends anyone but ADMIN_EMAIL to /.
+  layout("routes/admin/layout.tsx", [
+    route("user-api-calls", "routes/admin-user-api-calls/route.tsx"),
+    route("benchmarking", "routes/admin-benchmarking/route.tsx"),
+    route("ai/prompt-to-image", "routes/admin-prompt-to-image/route.tsx"),
+  ]),
+
+  // Development only (its loader answers 404 elsewhere).
+  route("dev/mail", "routes/dev-mail/route.tsx"),
+
   route("*", "routes/not-found/route.tsx"),
 ] satisfies RouteConfig;

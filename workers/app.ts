@@ -4,7 +4,9 @@
  */
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
+import { readConfig } from "./config";
 import { cloudflareContext } from "./context";
+import { serveFakeIdp } from "./providers/oidc";
 
 const handlePage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -14,6 +16,9 @@ export default {
     if (pathname === "/api" || pathname.startsWith("/api/")) {
       return api.fetch(request, env, ctx);
     }
+    // Development only: the fake identity provider (the configuration refuses it in production).
+    const fakeIdp = serveFakeIdp(readConfig(env), env, request);
+    if (fakeIdp) return fakeIdp;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
     return handlePage(request, context);

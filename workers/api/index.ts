@@ -6,6 +6,8 @@ import { Hono } from "hono";
 import { assignRequestId, type ApiEnv } from "./context";
 import { problem } from "./problem";
 import { publicApi } from "./public";
+import { aiApi } from "./ai";
+import { oidcApi } from "./oidc";
 import { usersApi } from "./users";
 
 export const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
@@ -13,6 +15,8 @@ export const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
 api.use(assignRequestId);
 api.route("/", publicApi);
 api.route("/", usersApi);
+api.route("/", oidcApi);
+api.route("/", aiApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
 

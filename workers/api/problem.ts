@@ -17,6 +17,8 @@ export const PROBLEM_TYPES = {
   conflict: { status: 409, title: "Conflict" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
   "too-many-requests": { status: 429, title: "Too many requests" },
+  "engine-failed": { status: 502, title: "The engine failed" },
+  "engine-unavailable": { status: 503, title: "Engine unavailable here" },
   "service-unavailable": { status: 503, title: "Service unavailable" },
 } as const;
 

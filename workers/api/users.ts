@@ -15,6 +15,7 @@ import {
   rotateApiKey,
 } from "~workers/platform/api-keys";
 import { isSecureRequest } from "~workers/platform/cookies";
+import { listPayments, TRANSACTIONS_PAGE_SIZE } from "~workers/platform/payments";
 import { requestPasswordReset, resetPassword } from "~workers/platform/password-reset";
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { authUserFields, loginRetryAfter, recordLoginFailure, startSession } from "~workers/platform/sign-in";
@@ -193,4 +194,22 @@ usersApi.post("/user/keys/:id/rotate", requireSession, async (c) => {
   if (!result.ok)
     return problem(c, result.code === "not-found" ? "not-found" : "conflict", "No active key of yours has this id.");
   return c.json({ key: result.key, ...result.summary }, 201);
+});
+
+usersApi.get("/users/fetch-transactions", requireSession, async (c) => {
+  const query = z
+    .object({
+      page: z.coerce.number().int().min(1).max(10_000).default(1),
+      limit: z.coerce.number().int().min(1).max(50).default(TRANSACTIONS_PAGE_SIZE),
+    })
+    .safeParse(c.req.query());
+  if (!query.success) return problem(c, "invalid-input", "page and limit must be positive whole numbers.");
+  const { user } = c.get("session");
+  const result = await listPayments(c.env.DB, user.id, query.data.page, query.data.limit);
+  // The plan-expiry column is for the privileged accounts only (spec §2).
+  const privileged = c.get("config").PRIVILEGED_EMAILS.includes(user.email);
+  const payments = result.payments.map(({ planExpiresAt, ...payment }) =>
+    privileged ? { ...payment, planExpiresAt } : payment,
+  );
+  return c.json({ success: true, data: { payments, totalPages: result.totalPages, page: result.page } });
 });

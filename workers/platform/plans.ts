@@ -63,3 +63,47 @@ export const PLAN_GROUP_LABELS: Record<PlanGroup, string> = {
 export function plansIncludingGroup(group: PlanGroup): PlanId[] {
   return group === "premium" ? ["standard", "premium"] : [...PLAN_IDS];
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Adds calendar months in UTC, clamping to the month's last day (31 Jan + 1 month = 28/29 Feb). */
+export function addUtcMonths(time: number, months: number): number {
+  const date = new Date(time);
+  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+  return target.getTime() + (time % DAY_MS);
+}
+
+export interface PlanPeriod {
+  planId: PlanId;
+  /** When the current monthly period began and when the quota next resets. */
+  start: number;
+  resetsAt: number;
+  /** When a paid plan ends unless renewed; null for Free. */
+  expiresAt: number | null;
+}
+
+/**
+ * The monthly period a user's quota counts in. Free runs by calendar month (UTC); a paid plan
+ * runs in months counted back from its expiry, so each period starts on the purchase's day.
+ * An expired paid plan is Free again.
+ */
+export function currentPlanPeriod(user: { planId: PlanId; planExpiresAt: number | null }, now: number): PlanPeriod {
+  if (user.planId !== "free" && user.planExpiresAt !== null && user.planExpiresAt > now) {
+    let end = user.planExpiresAt;
+    let start = addUtcMonths(end, -1);
+    while (start > now) {
+      end = start;
+      start = addUtcMonths(end, -1);
+    }
+    return { planId: user.planId, start, resetsAt: end, expiresAt: user.planExpiresAt };
+  }
+  const date = new Date(now);
+  return {
+    planId: "free",
+    start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+    resetsAt: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+    expiresAt: null,
+  };
+}

@@ -1,0 +1,17 @@
+/** Signing out in the browser (spec §2 sidebar, §4): clear the state, tell the server, go home. */
+import { apiRequest } from "./api-client";
+import { AUTH_USER_KEY } from "./auth-user";
+
+export async function signOut(): Promise<void> {
+  try {
+    await apiRequest("/users/logout", { method: "POST", credentials: true });
+  } catch {
+    console.error("Logout failed");
+  }
+  try {
+    localStorage.removeItem(AUTH_USER_KEY);
+  } catch {
+    // Storage disabled: nothing was kept there either.
+  }
+  window.location.assign("/");
+}

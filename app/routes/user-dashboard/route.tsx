@@ -1,0 +1,148 @@
+/** The profile and dashboard (spec §2 `/user/dashboard`). */
+import { Check, Copy } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { Avatar } from "~/components/avatar";
+import { titled } from "~/lib/page-meta";
+import { requireSession, serverContext } from "~/lib/session.server";
+import { currentPlanPeriod, PLANS, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT } from "~workers/platform/plans";
+import { referralSummary } from "~workers/platform/referrals";
+import { usageSince } from "~workers/platform/usage";
+import { displayName } from "~workers/platform/users";
+import type { Route } from "./+types/route";
+
+export const meta = () => [{ title: titled("Dashboard") }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireSession(request, context);
+  const { env } = serverContext(context);
+  const now = Date.now();
+  const period = currentPlanPeriod(user, now);
+  const [usage, referral] = await Promise.all([
+    usageSince(env.DB, user.id, period.start),
+    referralSummary(env.DB, user.id),
+  ]);
+  const plan = PLANS[period.planId];
+  return {
+    username: displayName(user),
+    email: user.email,
+    avatarUrl: user.avatarUrl,
+    plan: { name: plan.name, monthlyQuota: plan.monthlyQuota, perSecond: plan.perSecond },
+    period,
+    usage,
+    referral: { code: user.referralCode, ...referral },
+  };
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { username, email, avatarUrl, plan, period, usage, referral } = loaderData;
+  const [copied, setCopied] = useState(false);
+  const bonus = referral.referredBy ? REFERRAL_BONUS_CALLS : 0;
+  const quota = plan.monthlyQuota + bonus;
+  const percent = Math.min(100, Math.round((usage.calls / quota) * 100));
+  const copyCode = async () => {
+    await navigator.clipboard.writeText(`${window.location.origin}/signup?ref=${referral.code}`).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1_500);
+  };
+
+  return (
+    <div className="space-y-6">
+      <section className="flex items-center gap-4">
+        <Avatar url={avatarUrl} name={username} size={64} />
+        <div>
+          <h1 className="text-2xl font-bold">{username}</h1>
+          <p className="text-slate-600 dark:text-slate-400">{email}</p>
+        </div>
+      </section>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <section
+          aria-labelledby="plan-heading"
+          className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+        >
+          <h2 id="plan-heading" className="text-lg font-semibold">
+            Plan: {plan.name}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {plan.monthlyQuota.toLocaleString("en-US")} calls a month, {plan.perSecond} a second.{" "}
+            {period.expiresAt
+              ? `Renews or ends on ${dateFormat.format(period.expiresAt)}.`
+              : "Free forever; upgrade any time."}
+          </p>
+          <Link
+            to="/user/subscription"
+            className="mt-3 inline-block text-sm font-medium text-brand-600 hover:underline"
+          >
+            {period.expiresAt ? "Extend or upgrade" : "See paid plans"}
+          </Link>
+        </section>
+
+        <section
+          aria-labelledby="usage-heading"
+          className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+        >
+          <h2 id="usage-heading" className="text-lg font-semibold">
+            Calls this month
+          </h2>
+          <p className="mt-1 text-sm">
+            <strong>{usage.calls.toLocaleString("en-US")}</strong> of {quota.toLocaleString("en-US")} used
+            {bonus > 0 && <span className="text-slate-500"> (includes {bonus} referral bonus calls)</span>}
+          </p>
+          <div
+            role="progressbar"
+            aria-label="Calls used this month"
+            aria-valuemin={0}
+            aria-valuemax={quota}
+            aria-valuenow={usage.calls}
+            className="mt-3 h-3 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+          >
+            <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
+          </div>
+          <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+            {(quota - usage.calls).toLocaleString("en-US")} left; resets on {dateFormat.format(period.resetsAt)}.
+          </p>
+        </section>
+      </div>
+
+      <section
+        aria-labelledby="referral-heading"
+        className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+      >
+        <h2 id="referral-heading" className="text-lg font-semibold">
+          Refer &amp; Earn
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Share your code: whoever signs up with it gets {REFERRAL_BONUS_CALLS} free API calls and a flat{" "}
+          {REFERRAL_DISCOUNT_PERCENT}% discount on every plan.{" "}
+          {referral.referredCount > 0 && `${referral.referredCount} signed up with yours so far.`}
+        </p>
+        <div className="mt-3 flex items-center gap-3">
+          <code className="rounded-md bg-slate-100 px-3 py-1.5 text-lg font-semibold tracking-wider dark:bg-slate-800">
+            {referral.code}
+          </code>
+          <button
+            type="button"
+            onClick={copyCode}
+            aria-label="Copy referral link"
+            className="flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            {copied ? (
+              <Check aria-hidden="true" className="size-4 text-emerald-600" />
+            ) : (
+              <Copy aria-hidden="true" className="size-4" />
+            )}
+            {copied ? "Copied!" : "Copy link"}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

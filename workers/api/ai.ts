@@ -1,0 +1,42 @@
+/** POST /api/ai/prompt-to-image (spec §7): admin only, limited per plan. */
+import { Hono } from "hono";
+import { generateImage, PromptToImageSchema, takeAiImageAllowance, type ImageModel } from "~workers/platform/ai-images";
+import { requireSession, type ApiEnv } from "./context";
+import { problem } from "./problem";
+
+export const aiApi = new Hono<ApiEnv>();
+
+aiApi.post("/ai/prompt-to-image", requireSession, async (c) => {
+  const { user } = c.get("session");
+  if (user.email !== c.get("config").ADMIN_EMAIL)
+    return problem(c, "forbidden", "Only the admin account may generate images.", {
+      message: "Only the admin account may generate images.",
+    });
+  const parsed = PromptToImageSchema.safeParse(await c.req.json().catch(() => ({})));
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Invalid input";
+    return problem(c, "invalid-input", message, { message });
+  }
+  const ai = (c.env as Env & { AI?: ImageModel }).AI;
+  if (!ai) {
+    const message = "Image generation needs the Workers AI binding (AI), which this environment does not have.";
+    return problem(c, "engine-unavailable", message, { message, binding: "AI" });
+  }
+  const allowance = await takeAiImageAllowance(c.env.DB, user.id, user.planId);
+  if (!allowance.ok) {
+    const message = `Your plan allows ${allowance.limit}. Try again later or upgrade.`;
+    return problem(
+      c,
+      "too-many-requests",
+      message,
+      { message },
+      { "Retry-After": String(allowance.retryAfterSeconds) },
+    );
+  }
+  const image = await generateImage(ai, parsed.data);
+  if (!image)
+    return problem(c, "engine-failed", "The image model answered without an image.", {
+      message: "The image model answered without an image.",
+    });
+  return c.json({ message: "Image generated", image });
+});

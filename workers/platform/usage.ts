@@ -1,0 +1,31 @@
+/** Reading the usage rollups (the gateway writes them). */
+export interface MonthUsage {
+  /** Successful calls this month: what counts against the quota. */
+  calls: number;
+  errors: number;
+  byApi: { apiSlug: string; calls: number; errors: number }[];
+  /** First day of the period, YYYY-MM-DD (UTC). */
+  since: string;
+}
+
+export function utcDay(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+export async function usageSince(db: D1Database, userId: string, since: number): Promise<MonthUsage> {
+  const sinceDay = utcDay(since);
+  const { results } = await db
+    .prepare(
+      `SELECT api_slug, SUM(calls) AS calls, SUM(errors) AS errors FROM usage_daily
+       WHERE user_id = ? AND day >= ? GROUP BY api_slug ORDER BY calls DESC`,
+    )
+    .bind(userId, sinceDay)
+    .all<{ api_slug: string; calls: number; errors: number }>();
+  const byApi = results.map((row) => ({ apiSlug: row.api_slug, calls: row.calls, errors: row.errors }));
+  return {
+    calls: byApi.reduce((sum, row) => sum + row.calls, 0),
+    errors: byApi.reduce((sum, row) => sum + row.errors, 0),
+    byApi,
+    since: sinceDay,
+  };
+}
