@@ -118,7 +118,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
           {errors.form}
         </p>
       )}
-      <Form method="post" className="flex flex-wrap items-end gap-3" noValidate>
+      <Form method="post" className="flex flex-wrap items-end gap-3" noValidate key={created?.key ?? "new"}>
         <input type="hidden" name="intent" value="create" />
         <div className="w-full max-w-xs">
           <FormField

@@ -1,0 +1,37 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ConfigSchema, readConfig } from "./config";
+
+const production = {
+  ...env,
+  APP_ENV: "production",
+  SESSION_SECRET: "a-production-secret-of-plenty-of-characters",
+  OIDC_PROVIDER: "google",
+  OIDC_ISSUER: "https://accounts.google.com",
+  MAIL_PROVIDER: "http",
+  MAIL_API_URL: "https://api.resend.com/emails",
+  MAIL_API_KEY: "re_key",
+};
+
+describe("configuration", () => {
+  it("reads the development defaults of wrangler.toml", () => {
+    const config = readConfig(env);
+    expect(config).toMatchObject({ isDevelopment: true, OIDC_PROVIDER: "fake", MAIL_PROVIDER: "outbox" });
+    expect(config.ADMIN_EMAIL).toBe("admin@portico.local");
+  });
+
+  it("accepts a complete production configuration", () => {
+    expect(ConfigSchema.safeParse(production).success).toBe(true);
+  });
+
+  it.each([
+    ["OIDC_PROVIDER", { OIDC_PROVIDER: "fake" }],
+    ["MAIL_PROVIDER", { MAIL_PROVIDER: "outbox" }],
+    ["SESSION_SECRET", { SESSION_SECRET: env.SESSION_SECRET }],
+    ["MAIL_API_URL", { MAIL_API_KEY: "" }],
+  ])("refuses the development value of %s in production", (field, change) => {
+    const parsed = ConfigSchema.safeParse({ ...production, ...change });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path[0])).toContain(field);
+  });
+});
