@@ -1,0 +1,105 @@
+/**
+ * What a hosted API's folder exports: its operations, each with a zod input schema, an output
+ * description, examples and a handler. The gateway mounts them, the docs pages and OpenAPI
+ * describe them, and the live demo calls them, all from these definitions.
+ *
+ * Each folder `workers/hosted/<slug>/index.ts` exports `definition` (found by
+ * `workers/hosted/definitions.ts`); the name, group and description stay in `registry.ts`.
+ */
+import type { z } from "zod";
+import type { Config } from "~workers/config";
+import type { PlanId } from "~workers/platform/plans";
+import type { ProblemType } from "~workers/api/problem";
+
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/** Where the input comes from: the query string, a JSON body, or a multipart form (files as `File`). */
+export type InputSource = "query" | "json" | "multipart" | "json-or-multipart";
+
+export interface CallerAccount {
+  userId: string;
+  keyId: string;
+  planId: PlanId;
+}
+
+export interface OperationContext {
+  env: Env;
+  config: Config;
+  request: Request;
+  requestId: string;
+  /** The calling account; absent for operations marked `public` (redirects). */
+  account: CallerAccount;
+  /** The origin the request came to (`https://portico.dev`), for building absolute URLs. */
+  origin: string;
+  /** Runs work after the response (usage, click counts). */
+  waitUntil(promise: Promise<unknown>): void;
+  /**
+   * Fetches a caller-supplied URL with the SSRF guard: http(s) only, no credentials, no
+   * private/loopback/link-local/metadata destinations (checked on every redirect), bounded
+   * size and time. Throws `UrlInputError` with a message for the caller.
+   */
+  fetchUrl(url: string, options?: { maxBytes?: number; accept?: string }): Promise<{ bytes: Uint8Array; contentType: string; finalUrl: string }>;
+}
+
+/** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */
+export type HandlerResult =
+  | { kind: "json"; body: unknown; status?: number; headers?: Record<string, string> }
+  | { kind: "binary"; body: Uint8Array | string; contentType: string; headers?: Record<string, string> }
+  | { kind: "redirect"; location: string; status: 301 | 302 }
+  | { kind: "problem"; type: ProblemType; detail: string; extensions?: Record<string, unknown> };
+
+export interface Operation<Input extends z.ZodType = z.ZodType> {
+  /** Unique within the API, camelCase: `createAvatar`, `getLinkStats`. */
+  id: string;
+  method: HttpMethod;
+  /** Relative to `/api/v1/<slug>`: "" for the API's main call, or "/links/:alias". Hono path syntax. */
+  path: string;
+  summary: string;
+  /** Longer docs text: behaviour, limits, engine notes. */
+  description?: string;
+  inputSource: InputSource;
+  /** Parses query/body merged with path params. Field errors become a 422 problem. */
+  input: Input;
+  output:
+    | { kind: "json"; schema: z.ZodType; example: unknown }
+    | { kind: "binary"; mimeTypes: string[]; description: string };
+  /** A typical valid input: the docs' samples, the live demo's defaults, the property tests' seed. */
+  example: z.input<Input>;
+  /** Largest accepted request body; the gateway answers 413 beyond it. Default 64 KiB. */
+  maxBodyBytes?: number;
+  handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;
+}
+
+export interface HostedApiDefinition {
+  slug: string;
+  operations: Operation[];
+}
+
+/** Helps TypeScript infer each operation's input type at the definition site. */
+export function defineOperation<Input extends z.ZodType>(operation: Operation<Input>): Operation {
+  return operation as unknown as Operation;
+}
+
+/** A caller-supplied URL that may not be fetched; the message is safe to show the caller. */
+export class UrlInputError extends Error {}
+
+export const json = (body: unknown, status = 200, headers?: Record<string, string>): HandlerResult => ({
+  kind: "json",
+  body,
+  status,
+  headers,
+});
+
+export const binary = (body: Uint8Array | string, contentType: string, headers?: Record<string, string>): HandlerResult => ({
+  kind: "binary",
+  body,
+  contentType,
+  headers,
+});
+
+export const problemResult = (type: ProblemType, detail: string, extensions?: Record<string, unknown>): HandlerResult => ({
+  kind: "problem",
+  type,
+  detail,
+  extensions,
+});
