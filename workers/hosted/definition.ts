@@ -70,9 +70,23 @@ export interface Operation<Input extends z.ZodType = z.ZodType> {
   handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;
 }
 
+/**
+ * A path an older client of the product already calls (spec-era clients send the key in
+ * `X-Avatar-Key` and call e.g. `POST /api/qrcode`). The gateway serves it through the named
+ * operation after `adapt` turns the old input shape into the operation's input.
+ */
+export interface LegacyRoute {
+  method: HttpMethod;
+  /** Absolute path, e.g. "/api/qrcode". */
+  path: string;
+  operationId: string;
+  adapt(raw: Record<string, unknown>): Record<string, unknown>;
+}
+
 export interface HostedApiDefinition {
   slug: string;
   operations: Operation[];
+  legacyRoutes?: LegacyRoute[];
 }
 
 /** Helps TypeScript infer each operation's input type at the definition site. */
