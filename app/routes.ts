@@ -27,6 +27,9 @@ export default [
     route("ai/prompt-to-image", "routes/admin-prompt-to-image/route.tsx"),
   ]),
 
+  // Where a short link that no longer works lands.
+  route(":type/redirect/error/:username", "routes/redirect-error/route.tsx"),
+
   // Development only (its loader answers 404 elsewhere).
   route("dev/mail", "routes/dev-mail/route.tsx"),
 

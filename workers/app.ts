@@ -6,7 +6,11 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { readConfig } from "./config";
 import { cloudflareContext } from "./context";
+import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
+
+// Durable Object classes must be exported from the main module.
+export { Meter } from "./gateway/meter";
 
 const handlePage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -16,6 +20,7 @@ export default {
     if (pathname === "/api" || pathname.startsWith("/api/")) {
       return api.fetch(request, env, ctx);
     }
+    if (pathname.startsWith("/s/")) return shortLinkRedirects.fetch(request, env, ctx);
     // Development only: the fake identity provider (the configuration refuses it in production).
     const fakeIdp = serveFakeIdp(readConfig(env), env, request);
     if (fakeIdp) return fakeIdp;

@@ -30,6 +30,7 @@ const BaseSchema = z.object({
   MAIL_FROM: z.string().min(3),
   MAIL_API_URL: z.string().default(""),
   MAIL_API_KEY: z.string().default(""),
+  DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
 });
 
 export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {

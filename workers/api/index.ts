@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { assignRequestId, type ApiEnv } from "./context";
 import { problem } from "./problem";
 import { publicApi } from "./public";
+import { gatewayApi } from "~workers/gateway/routes";
 import { aiApi } from "./ai";
 import { oidcApi } from "./oidc";
 import { usersApi } from "./users";
@@ -17,6 +18,7 @@ api.route("/", publicApi);
 api.route("/", usersApi);
 api.route("/", oidcApi);
 api.route("/", aiApi);
+api.route("/", gatewayApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
 

@@ -11,12 +11,20 @@ export const PROBLEM_TYPES = {
   "malformed-body": { status: 400, title: "Malformed request body" },
   "body-too-large": { status: 413, title: "Request body too large" },
   unauthenticated: { status: 401, title: "Not signed in" },
+  "missing-api-key": { status: 401, title: "API key missing" },
+  "invalid-api-key": { status: 401, title: "API key not recognised" },
+  "revoked-api-key": { status: 403, title: "API key revoked" },
+  "plan-required": { status: 403, title: "Not included in your plan" },
   "invalid-credentials": { status: 401, title: "Wrong email or password" },
   forbidden: { status: 403, title: "Forbidden" },
   "not-found": { status: 404, title: "Not found" },
   conflict: { status: 409, title: "Conflict" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
   "too-many-requests": { status: 429, title: "Too many requests" },
+  "rate-limited": { status: 429, title: "Per-second limit reached" },
+  "monthly-quota-exceeded": { status: 429, title: "Monthly quota used up" },
+  "freemium-quota-exceeded": { status: 429, title: "Free plan's freemium calls used up" },
+  "upstream-failed": { status: 502, title: "The upstream service failed" },
   "engine-failed": { status: 502, title: "The engine failed" },
   "engine-unavailable": { status: 503, title: "Engine unavailable here" },
   "service-unavailable": { status: 503, title: "Service unavailable" },
@@ -42,7 +50,8 @@ export function problemBody(
   extensions: Record<string, unknown> = {},
 ): ProblemBody {
   const { status, title } = PROBLEM_TYPES[type];
-  return { ...extensions, type: PROBLEM_BASE_URL + type, title, status, detail, requestId };
+  // `message` repeats the detail for older clients, which read that member (RFC 9457 allows extensions).
+  return { message: detail, ...extensions, type: PROBLEM_BASE_URL + type, title, status, detail, requestId };
 }
 
 export function problem(

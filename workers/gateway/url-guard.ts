@@ -26,7 +26,9 @@ export function createDohResolver(endpoint: string, fetcher: typeof fetch = fetc
           });
           if (!response.ok) throw new UrlInputError(`Could not resolve ${hostname}`);
           const body = (await response.json()) as { Answer?: { type: number; data: string }[] };
-          return (body.Answer ?? []).filter((answer) => answer.type === 1 || answer.type === 28).map((answer) => answer.data);
+          return (body.Answer ?? [])
+            .filter((answer) => answer.type === 1 || answer.type === 28)
+            .map((answer) => answer.data);
         }),
       );
       return lookups.flat();
@@ -76,7 +78,8 @@ export function isForbiddenAddress(address: string): boolean {
 }
 
 async function checkHost(url: URL, resolver: AddressResolver): Promise<void> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UrlInputError("Only http and https URLs are accepted.");
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UrlInputError("Only http and https URLs are accepted.");
   if (url.username || url.password) throw new UrlInputError("URLs with credentials are not accepted.");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
@@ -147,7 +150,11 @@ export async function fetchGuarded(
       bytes.set(chunk, offset);
       offset += chunk.byteLength;
     }
-    return { bytes, contentType: response.headers.get("content-type") ?? "application/octet-stream", finalUrl: url.toString() };
+    return {
+      bytes,
+      contentType: response.headers.get("content-type") ?? "application/octet-stream",
+      finalUrl: url.toString(),
+    };
   }
   throw new UrlInputError(`More than ${MAX_REDIRECTS} redirects.`);
 }

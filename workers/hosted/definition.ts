@@ -38,7 +38,10 @@ export interface OperationContext {
    * private/loopback/link-local/metadata destinations (checked on every redirect), bounded
    * size and time. Throws `UrlInputError` with a message for the caller.
    */
-  fetchUrl(url: string, options?: { maxBytes?: number; accept?: string }): Promise<{ bytes: Uint8Array; contentType: string; finalUrl: string }>;
+  fetchUrl(
+    url: string,
+    options?: { maxBytes?: number; accept?: string },
+  ): Promise<{ bytes: Uint8Array; contentType: string; finalUrl: string }>;
 }
 
 /** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */
@@ -104,14 +107,22 @@ export const json = (body: unknown, status = 200, headers?: Record<string, strin
   headers,
 });
 
-export const binary = (body: Uint8Array | string, contentType: string, headers?: Record<string, string>): HandlerResult => ({
+export const binary = (
+  body: Uint8Array | string,
+  contentType: string,
+  headers?: Record<string, string>,
+): HandlerResult => ({
   kind: "binary",
   body,
   contentType,
   headers,
 });
 
-export const problemResult = (type: ProblemType, detail: string, extensions?: Record<string, unknown>): HandlerResult => ({
+export const problemResult = (
+  type: ProblemType,
+  detail: string,
+  extensions?: Record<string, unknown>,
+): HandlerResult => ({
   kind: "problem",
   type,
   detail,

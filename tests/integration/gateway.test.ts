@@ -1,0 +1,262 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MEMORY_TTL_MS, resolveApiKey } from "~workers/gateway/api-key-auth";
+import { callHosted, createAccountWithKey, eventually, randomSuffix } from "../factories";
+
+const CREATE = "/api/v1/urlshortener";
+
+function createLink(key: string | undefined, body: unknown = { url: "https://example.com/a" }, keyHeader?: string) {
+  return callHosted(SELF, "POST", CREATE, { key, body, keyHeader });
+}
+
+async function problemOf(response: Response) {
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  return response.json<{
+    type: string;
+    status: number;
+    detail: string;
+    message: string;
+    requestId: string;
+    errors?: Record<string, string>;
+  }>();
+}
+
+describe("gateway: keys", () => {
+  it("answers 401 with WWW-Authenticate when no key is sent", async () => {
+    const response = await createLink(undefined);
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(/ApiKey/);
+    expect((await problemOf(response)).type).toMatch(/missing-api-key$/);
+  });
+
+  it("answers 401 for a key that is not ours", async () => {
+    const response = await createLink("pk_live_notarealkeyatall1234567890");
+    expect(response.status).toBe(401);
+    expect((await problemOf(response)).type).toMatch(/invalid-api-key$/);
+  });
+
+  it("answers 403 for a revoked key", async () => {
+    const { key, keyId } = await createAccountWithKey(env.DB);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), keyId).run();
+    const response = await createLink(key);
+    expect(response.status).toBe(403);
+    expect((await problemOf(response)).type).toMatch(/revoked-api-key$/);
+  });
+
+  it("notices a revocation once the isolate's few seconds of memory have passed", async () => {
+    const { key, keyId } = await createAccountWithKey(env.DB);
+    const now = Date.now();
+    expect((await resolveApiKey(env, key, now))?.revoked).toBe(false);
+    // Revoking deletes the KV copy (the API does it; here by hand).
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(now, keyId).run();
+    const { apiKeyCacheName } = await import("~workers/platform/api-keys");
+    const { sha256Hex } = await import("~workers/platform/ids");
+    await env.CACHE.delete(apiKeyCacheName(await sha256Hex(key)));
+    expect((await resolveApiKey(env, key, now + MEMORY_TTL_MS + 1))?.revoked).toBe(true);
+  });
+
+  it.each(["x-api-key", "authorization", "x-avatar-key"])("accepts the key in %s", async (header) => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await callHosted(SELF, "POST", CREATE, {
+      key: header === "authorization" ? `Bearer ${key}` : key,
+      keyHeader: header,
+      body: { url: "https://example.com/b" },
+    });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe("gateway: input and answers", () => {
+  it("answers 422 problem+json with field errors, and counts nothing against the month", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await createLink(key, { url: "javascript:alert(1)", alias: "a b" });
+    expect(response.status).toBe(422);
+    const body = await problemOf(response);
+    expect(Object.keys(body.errors ?? {}).sort()).toEqual(["alias", "url"]);
+    expect(body.message).toBe(body.detail);
+    const ok = await createLink(key);
+    expect(ok.headers.get("x-ratelimit-remaining")).toBe("199");
+  });
+
+  it("answers 400 for a body that is not JSON and 413 for one that is too large", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const malformed = await callHosted(SELF, "POST", CREATE, {
+      key,
+      rawBody: "{nope",
+      contentType: "application/json",
+    });
+    expect(malformed.status).toBe(400);
+    expect((await problemOf(malformed)).type).toMatch(/malformed-body$/);
+    const huge = await callHosted(SELF, "POST", CREATE, {
+      key,
+      rawBody: JSON.stringify({ url: `https://example.com/${"x".repeat(70_000)}` }),
+      contentType: "application/json",
+    });
+    expect(huge.status).toBe(413);
+  });
+
+  it("carries the rate-limit headers, agreeing with the counts", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "standard" });
+    const first = await createLink(key);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("ratelimit-policy")).toMatch(/^"burst";q=5;w=1, "monthly";q=20000;w=\d+$/);
+    expect(first.headers.get("ratelimit")).toMatch(/^"burst";r=4;t=0, "monthly";r=19999;t=\d+$/);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("20000");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("19999");
+    const reset = Number(first.headers.get("x-ratelimit-reset"));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(31 * 24 * 3600);
+  });
+
+  it("records the call in the daily rollups and the key's last use", async () => {
+    const { key, userId, keyId } = await createAccountWithKey(env.DB);
+    await createLink(key);
+    await createLink(key, { url: "not a url" });
+    const row = await eventually(
+      () =>
+        env.DB.prepare("SELECT calls, errors FROM usage_daily WHERE user_id = ? AND api_slug = 'urlshortener'")
+          .bind(userId)
+          .first<{ calls: number; errors: number }>(),
+      (value) => value?.calls === 1 && value.errors === 1,
+    );
+    expect(row).toEqual({ calls: 1, errors: 1 });
+    const keyRow = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+      .bind(keyId)
+      .first<{ last_used_at: number | null }>();
+    expect(keyRow?.last_used_at).toEqual(expect.any(Number));
+  });
+
+  it("answers a registry API without an engine here, and an unknown API, with problems", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    expect((await callHosted(SELF, "GET", "/api/v1/nonexistent/x", { key })).status).toBe(404);
+  });
+});
+
+describe("gateway: limits", () => {
+  it("lets exactly 8 of 20 simultaneous Premium calls through, the rest 429 with Retry-After", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(8);
+    const limited = responses.filter((response) => response.status === 429);
+    expect(limited).toHaveLength(12);
+    for (const response of limited) {
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect((await problemOf(response)).type).toMatch(/rate-limited$/);
+    }
+  });
+
+  it("answers the monthly problem when the Free quota is used up", async () => {
+    const { key, userId } = await createAccountWithKey(env.DB);
+    // Spend the month in the Meter directly (200 calls through HTTP would take seconds of burst waits).
+    const meter = env.METER.get(env.METER.idFromName(userId));
+    const now = Date.now();
+    const start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
+    const end = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + 1, 1);
+    for (let i = 0; i < 200; i++) {
+      await meter.take({
+        now: now - 600_000 + i * 1_000,
+        perSecond: 2,
+        monthlyQuota: 200,
+        periodStart: start,
+        periodEnd: end,
+        freemiumCap: null,
+        bonusGranted: 0,
+      });
+      await meter.settle({ periodStart: start, monthlyQuota: 200, success: true, countsFreemium: false });
+    }
+    const response = await createLink(key);
+    expect(response.status).toBe(429);
+    expect((await problemOf(response)).type).toMatch(/monthly-quota-exceeded$/);
+    const retryAfter = Number(response.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((end - now) / 1000));
+    expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
+});
+
+describe("URL shortener", () => {
+  it("creates a link with a custom alias that redirects, counts clicks, and reports stats", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const alias = `ok-${randomSuffix()}`;
+    const created = await createLink(key, { url: "https://example.com/landing?x=1", alias });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({
+      alias,
+      shortUrl: `https://portico.test/s/${alias}`,
+      url: "https://example.com/landing?x=1",
+      expiresAt: null,
+    });
+
+    const click = await SELF.fetch(`https://portico.test/s/${alias}`, {
+      redirect: "manual",
+      headers: { referer: "https://news.example.org/item?id=1", "cf-ipcountry": "IN" },
+    });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("location")).toBe("https://example.com/landing?x=1");
+
+    const stats = await eventually(
+      async () =>
+        (await callHosted(SELF, "GET", `/api/v1/urlshortener/links/${alias}`, { key })).json<{
+          link: { clicks: number };
+          byReferrer: unknown[];
+          byCountry: unknown[];
+        }>(),
+      (value) => value.link.clicks === 1,
+    );
+    expect(stats.byReferrer).toEqual([{ key: "news.example.org", clicks: 1 }]);
+    expect(stats.byCountry).toEqual([{ key: "IN", clicks: 1 }]);
+  });
+
+  it("refuses a taken alias with 409", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const alias = `dup-${randomSuffix()}`;
+    expect((await createLink(key, { url: "https://example.com", alias })).status).toBe(201);
+    expect((await createLink(key, { url: "https://example.com", alias })).status).toBe(409);
+  });
+
+  it("sends unknown and expired aliases to the redirect-error page", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const alias = `exp-${randomSuffix()}`;
+    await createLink(key, { url: "https://example.com", alias, expiresIn: 60 });
+    await env.DB.prepare("UPDATE short_links SET expires_at = ? WHERE alias = ?")
+      .bind(Date.now() - 1, alias)
+      .run();
+    const expired = await SELF.fetch(`https://portico.test/s/${alias}`, { redirect: "manual" });
+    expect(expired.headers.get("location")).toBe(`/expired/redirect/error/${alias}`);
+    const missing = await SELF.fetch("https://portico.test/s/never-made-xyz", { redirect: "manual" });
+    expect(missing.headers.get("location")).toBe("/missing/redirect/error/never-made-xyz");
+    const page = await SELF.fetch(`https://portico.test/expired/redirect/error/${alias}`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain("This link has expired");
+  }, 90_000);
+
+  it("lists and deletes only the caller's own links", async () => {
+    const alice = await createAccountWithKey(env.DB, { planId: "premium" });
+    const bob = await createAccountWithKey(env.DB, { planId: "premium" });
+    const alias = `own-${randomSuffix()}`;
+    await createLink(alice.key, { url: "https://example.com", alias });
+    const list = await (
+      await callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key: alice.key })
+    ).json<{ links: { alias: string }[] }>();
+    expect(list.links.map((link) => link.alias)).toEqual([alias]);
+    expect((await callHosted(SELF, "DELETE", `/api/v1/urlshortener/links/${alias}`, { key: bob.key })).status).toBe(
+      404,
+    );
+    expect((await callHosted(SELF, "DELETE", `/api/v1/urlshortener/links/${alias}`, { key: alice.key })).status).toBe(
+      200,
+    );
+    expect(
+      (await SELF.fetch(`https://portico.test/s/${alias}`, { redirect: "manual" })).headers.get("location"),
+    ).toMatch(/missing/);
+  });
+
+  it("answers under the specification's spelling too", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    expect(
+      (await callHosted(SELF, "POST", "/api/v1/urlshortner", { key, body: { url: "https://example.com" } })).status,
+    ).toBe(201);
+  });
+});

@@ -1,0 +1,129 @@
+import { abortAllDurableObjects, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { MeterPolicy } from "./meter";
+
+const MONTH_START = Date.UTC(2026, 10, 1);
+const MONTH_END = Date.UTC(2026, 11, 1);
+const NOW = Date.UTC(2026, 10, 15, 12);
+
+function meter() {
+  return env.METER.get(env.METER.idFromName(`usr_${crypto.randomUUID()}`));
+}
+
+function policy(overrides: Partial<MeterPolicy> = {}): MeterPolicy {
+  return {
+    now: NOW,
+    perSecond: 8,
+    monthlyQuota: 50_000,
+    periodStart: MONTH_START,
+    periodEnd: MONTH_END,
+    freemiumCap: null,
+    bonusGranted: 0,
+    ...overrides,
+  };
+}
+
+describe("Meter", () => {
+  it("lets exactly 8 of 20 simultaneous Premium calls through", async () => {
+    const stub = meter();
+    const results = await Promise.all(Array.from({ length: 20 }, () => stub.take(policy())));
+    expect(results.filter((r) => r.ok)).toHaveLength(8);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(12);
+    expect(refused.every((r) => !r.ok && r.limit === "burst" && r.retryAfterSeconds === 1)).toBe(true);
+  });
+
+  it("refills one token per 1/size of a second, never above the size", async () => {
+    const stub = meter();
+    for (let i = 0; i < 2; i++) await stub.take(policy({ perSecond: 2 }));
+    expect((await stub.take(policy({ perSecond: 2 }))).ok).toBe(false);
+    expect((await stub.take(policy({ perSecond: 2, now: NOW + 499 }))).ok).toBe(false);
+    expect((await stub.take(policy({ perSecond: 2, now: NOW + 500 }))).ok).toBe(true);
+    const later = await stub.peek(policy({ perSecond: 2, now: NOW + 60_000 }));
+    expect(later.burstRemaining).toBe(2);
+  });
+
+  it("counts only settled successes against the month", async () => {
+    const stub = meter();
+    const p = policy({ monthlyQuota: 3 });
+    for (const success of [true, false, true]) {
+      const taken = await stub.take({ ...p, now: p.now + 1_000 * (success ? 1 : 2) });
+      expect(taken.ok).toBe(true);
+      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 3, success, countsFreemium: false });
+    }
+    const counts = await stub.peek({ ...p, now: NOW + 10_000 });
+    expect(counts.used).toBe(2);
+    expect(counts.monthlyRemaining).toBe(1);
+  });
+
+  it("allows exactly 50 freemium calls a month on Free, then refuses with the freemium limit", async () => {
+    const stub = meter();
+    let succeeded = 0;
+    for (let i = 0; i < 51; i++) {
+      const taken = await stub.take(policy({ perSecond: 2, monthlyQuota: 200, freemiumCap: 50, now: NOW + i * 1_000 }));
+      if (taken.ok) {
+        succeeded++;
+        await stub.settle({ periodStart: MONTH_START, monthlyQuota: 200, success: true, countsFreemium: true });
+      } else {
+        expect(taken.limit).toBe("freemium");
+        expect(taken.retryAfterSeconds).toBe(Math.ceil((MONTH_END - (NOW + i * 1_000)) / 1000));
+      }
+    }
+    expect(succeeded).toBe(50);
+    // Free APIs still work: the cap is on freemium calls only.
+    expect((await stub.take(policy({ perSecond: 2, monthlyQuota: 200, now: NOW + 60_000 }))).ok).toBe(true);
+  });
+
+  it("refuses the call after the monthly quota, and starts again next period", async () => {
+    const stub = meter();
+    const p = (now: number, periodStart = MONTH_START, periodEnd = MONTH_END) =>
+      policy({ perSecond: 2, monthlyQuota: 3, now, periodStart, periodEnd });
+    for (let i = 0; i < 3; i++) {
+      expect((await stub.take(p(NOW + i * 1_000))).ok).toBe(true);
+      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 3, success: true, countsFreemium: false });
+    }
+    const refused = await stub.take(p(NOW + 10_000));
+    expect(refused).toMatchObject({ ok: false, limit: "monthly", monthlyRemaining: 0 });
+    const nextMonth = await stub.take(p(MONTH_END + 1_000, MONTH_END, Date.UTC(2027, 0, 1)));
+    expect(nextMonth).toMatchObject({ ok: true, monthlyRemaining: 2 });
+  });
+
+  it("spends the referral bonus after the quota, once", async () => {
+    const stub = meter();
+    const p = (i: number) => policy({ perSecond: 2, monthlyQuota: 2, bonusGranted: 2, now: NOW + i * 1_000 });
+    let succeeded = 0;
+    for (let i = 0; i < 6; i++) {
+      const taken = await stub.take(p(i));
+      if (!taken.ok) break;
+      succeeded++;
+      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 2, success: true, countsFreemium: false });
+    }
+    expect(succeeded).toBe(4);
+    // Next month: the quota again, but the bonus is spent.
+    const next = await stub.peek(
+      policy({
+        perSecond: 2,
+        monthlyQuota: 2,
+        bonusGranted: 2,
+        now: MONTH_END + 1,
+        periodStart: MONTH_END,
+        periodEnd: Date.UTC(2027, 0, 1),
+      }),
+    );
+    expect(next.monthlyLimit).toBe(2);
+  });
+
+  it("keeps its counts across a restart of the object", async () => {
+    const id = `usr_${crypto.randomUUID()}`;
+    const stub = env.METER.get(env.METER.idFromName(id));
+    for (let i = 0; i < 3; i++) {
+      await stub.take(policy({ now: NOW + i * 1_000 }));
+      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 50_000, success: true, countsFreemium: false });
+    }
+    await abortAllDurableObjects();
+    const again = env.METER.get(env.METER.idFromName(id));
+    const counts = await again.peek(policy({ now: NOW + 5_000 }));
+    expect(counts.used).toBe(3);
+    expect(counts.monthlyRemaining).toBe(49_997);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * The Meter: one Durable Object per account that enforces its limits exactly.
+ *
+ * - A per-second token bucket the size of the plan (Free 2, Standard 5, Premium 8), refilled
+ *   one whole token every 1000/size ms, so calls in the same instant get exactly `size` tokens.
+ * - The monthly quota for the current period, plus the one-time referral bonus once the quota
+ *   is spent, and the Free plan's cap on freemium calls.
+ *
+ * Only successful calls count against the month: `take` reserves a call (a pending count, so
+ * concurrent calls cannot overshoot), `settle` turns the reservation into a used call or lets
+ * it go. Everything lives in the object's storage, so a restart loses nothing. The caller
+ * passes `now`: the object has no clock of its own, and tests need no sleeping.
+ *
+ * Why not KV counters: KV has no atomic increment and allows one write a second per key.
+ */
+import { DurableObject } from "cloudflare:workers";
+
+export interface MeterPolicy {
+  now: number;
+  /** Bucket size and refill rate, calls a second. */
+  perSecond: number;
+  monthlyQuota: number;
+  /** The current period (free: the UTC calendar month; paid: from the purchase day). */
+  periodStart: number;
+  periodEnd: number;
+  /** Counts against the freemium cap (freemium API on the Free plan); null when no cap applies. */
+  freemiumCap: number | null;
+  /** Bonus calls the account has been granted in all (referral); spent after the quota. */
+  bonusGranted: number;
+}
+
+export type LimitKind = "burst" | "monthly" | "freemium";
+
+export interface MeterCounts {
+  burstLimit: number;
+  burstRemaining: number;
+  monthlyLimit: number;
+  monthlyRemaining: number;
+  /** Seconds until the monthly period resets. */
+  monthlyResetSeconds: number;
+}
+
+export type TakeResult =
+  | ({ ok: true; countsFreemium: boolean } & MeterCounts)
+  | ({ ok: false; limit: LimitKind; retryAfterSeconds: number } & MeterCounts);
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+interface PeriodCounts {
+  start: number;
+  used: number;
+  pending: number;
+  freemiumUsed: number;
+  freemiumPending: number;
+}
+
+interface Bonus {
+  used: number;
+}
+
+export class Meter extends DurableObject<Env> {
+  private read<T>(key: string): T | undefined {
+    return this.ctx.storage.kv.get<T>(key);
+  }
+
+  private refill(policy: MeterPolicy): Bucket {
+    const stored = this.read<Bucket>("bucket");
+    // A full bucket earns nothing more: its clock starts again with the next call.
+    if (!stored || stored.tokens >= policy.perSecond) return { tokens: policy.perSecond, updatedAt: policy.now };
+    const interval = 1000 / policy.perSecond;
+    const earned = Math.floor(Math.max(0, policy.now - stored.updatedAt) / interval);
+    const tokens = Math.min(policy.perSecond, stored.tokens + earned);
+    // Advance by whole intervals only, so progress toward the next token is kept.
+    return { tokens, updatedAt: tokens >= policy.perSecond ? policy.now : stored.updatedAt + earned * interval };
+  }
+
+  private period(policy: MeterPolicy): PeriodCounts {
+    const stored = this.read<PeriodCounts>("period");
+    if (stored && stored.start === policy.periodStart) return stored;
+    return { start: policy.periodStart, used: 0, pending: 0, freemiumUsed: 0, freemiumPending: 0 };
+  }
+
+  private counts(policy: MeterPolicy, bucket: Bucket, period: PeriodCounts): MeterCounts {
+    const bonusLeft = Math.max(0, policy.bonusGranted - (this.read<Bonus>("bonus")?.used ?? 0));
+    const monthlyLimit = policy.monthlyQuota + bonusLeft + Math.max(0, period.used - policy.monthlyQuota);
+    return {
+      burstLimit: policy.perSecond,
+      burstRemaining: Math.max(0, bucket.tokens),
+      monthlyLimit,
+      monthlyRemaining: Math.max(0, monthlyLimit - period.used - period.pending),
+      monthlyResetSeconds: Math.max(0, Math.ceil((policy.periodEnd - policy.now) / 1000)),
+    };
+  }
+
+  /** Reserves one call, or says which limit stops it and for how long. */
+  take(policy: MeterPolicy): TakeResult {
+    const bucket = this.refill(policy);
+    const period = this.period(policy);
+    const before = this.counts(policy, bucket, period);
+    if (bucket.tokens < 1) {
+      const interval = 1000 / policy.perSecond;
+      const wait = Math.max(1, Math.ceil((bucket.updatedAt + interval - policy.now) / 1000));
+      this.ctx.storage.kv.put("bucket", bucket);
+      return { ok: false, limit: "burst", retryAfterSeconds: wait, ...before };
+    }
+    if (before.monthlyRemaining <= 0) {
+      return { ok: false, limit: "monthly", retryAfterSeconds: before.monthlyResetSeconds, ...before };
+    }
+    const countsFreemium = policy.freemiumCap !== null;
+    if (policy.freemiumCap !== null && period.freemiumUsed + period.freemiumPending >= policy.freemiumCap) {
+      return { ok: false, limit: "freemium", retryAfterSeconds: before.monthlyResetSeconds, ...before };
+    }
+    const nextBucket = { tokens: bucket.tokens - 1, updatedAt: bucket.updatedAt };
+    const nextPeriod = {
+      ...period,
+      pending: period.pending + 1,
+      freemiumPending: period.freemiumPending + (countsFreemium ? 1 : 0),
+    };
+    this.ctx.storage.kv.put("bucket", nextBucket);
+    this.ctx.storage.kv.put("period", nextPeriod);
+    return { ok: true, countsFreemium, ...this.counts(policy, nextBucket, nextPeriod) };
+  }
+
+  /**
+   * Ends a reservation: a success becomes a used call (spending bonus calls once the quota is
+   * gone); anything else frees it. A reservation from an earlier period just lapses.
+   */
+  settle(reservation: { periodStart: number; monthlyQuota: number; success: boolean; countsFreemium: boolean }): void {
+    const period = this.read<PeriodCounts>("period");
+    if (!period || period.start !== reservation.periodStart) return;
+    const next: PeriodCounts = {
+      ...period,
+      pending: Math.max(0, period.pending - 1),
+      freemiumPending: Math.max(0, period.freemiumPending - (reservation.countsFreemium ? 1 : 0)),
+    };
+    if (reservation.success) {
+      next.used += 1;
+      if (reservation.countsFreemium) next.freemiumUsed += 1;
+      if (next.used > reservation.monthlyQuota) {
+        const bonus = this.read<Bonus>("bonus") ?? { used: 0 };
+        this.ctx.storage.kv.put("bonus", { used: bonus.used + 1 });
+      }
+    }
+    this.ctx.storage.kv.put("period", next);
+  }
+
+  /** What the dashboard and headers show without taking a call. */
+  peek(policy: MeterPolicy): MeterCounts & { used: number; freemiumUsed: number } {
+    const period = this.period(policy);
+    return {
+      ...this.counts(policy, this.refill(policy), period),
+      used: period.used,
+      freemiumUsed: period.freemiumUsed,
+    };
+  }
+}
