@@ -26,7 +26,7 @@ export default defineConfig(async () => {
       include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
       // The first page request compiles the app inside the test run; later ones are fast.
-      testTimeout: 30_000,
+      testTimeout: 60_000,
     },
   };
 });

@@ -27,6 +27,9 @@ export default [
     route("ai/prompt-to-image", "routes/admin-prompt-to-image/route.tsx"),
   ]),
 
+  // Try an API from the browser with your own key.
+  route(":slug/live-demo", "routes/live-demo/route.tsx"),
+
   // Where a short link that no longer works lands.
   route(":type/redirect/error/:username", "routes/redirect-error/route.tsx"),
 

@@ -11,7 +11,13 @@ import type { PlanId } from "~workers/platform/plans";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./fakes/network";
 
 export function createTestContext(
-  options: { planId?: PlanId; routes?: FakeRoutes; dns?: Record<string, string[]>; origin?: string; request?: Request } = {},
+  options: {
+    planId?: PlanId;
+    routes?: FakeRoutes;
+    dns?: Record<string, string[]>;
+    origin?: string;
+    request?: Request;
+  } = {},
 ): OperationContext & { pending: Promise<unknown>[] } {
   const pending: Promise<unknown>[] = [];
   const origin = options.origin ?? "https://portico.test";
@@ -20,7 +26,11 @@ export function createTestContext(
     config: readConfig(env),
     request: options.request ?? new Request(`${origin}/api/v1/test`),
     requestId: crypto.randomUUID(),
-    account: { userId: `usr_test_${crypto.randomUUID().slice(0, 8)}`, keyId: "key_test", planId: options.planId ?? "premium" },
+    account: {
+      userId: `usr_test_${crypto.randomUUID().slice(0, 8)}`,
+      keyId: "key_test",
+      planId: options.planId ?? "premium",
+    },
     origin,
     waitUntil: (promise) => pending.push(promise),
     pending,

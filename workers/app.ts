@@ -6,6 +6,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { readConfig } from "./config";
 import { cloudflareContext } from "./context";
+import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
 
@@ -21,6 +22,11 @@ export default {
       return api.fetch(request, env, ctx);
     }
     if (pathname.startsWith("/s/")) return shortLinkRedirects.fetch(request, env, ctx);
+    if (pathname === "/openapi.json") {
+      return Response.json(buildOpenApiDocument(new URL(request.url).origin), {
+        headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" },
+      });
+    }
     // Development only: the fake identity provider (the configuration refuses it in production).
     const fakeIdp = serveFakeIdp(readConfig(env), env, request);
     if (fakeIdp) return fakeIdp;

@@ -7,6 +7,7 @@ import { assignRequestId, type ApiEnv } from "./context";
 import { problem } from "./problem";
 import { publicApi } from "./public";
 import { gatewayApi } from "~workers/gateway/routes";
+import { adminApi } from "./admin";
 import { aiApi } from "./ai";
 import { oidcApi } from "./oidc";
 import { usersApi } from "./users";
@@ -18,6 +19,7 @@ api.route("/", publicApi);
 api.route("/", usersApi);
 api.route("/", oidcApi);
 api.route("/", aiApi);
+api.route("/", adminApi);
 api.route("/", gatewayApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));

@@ -1,6 +1,27 @@
 /** Writes one call into the daily rollups and the key's last-used time; runs after the response. */
 import { utcDay } from "~workers/platform/usage";
 
+/** Upper edges of the latency buckets, in ms; the last one catches everything slower. */
+export const LATENCY_BUCKETS_MS = [
+  5,
+  10,
+  25,
+  50,
+  100,
+  250,
+  500,
+  1_000,
+  2_500,
+  5_000,
+  10_000,
+  30_000,
+  Number.MAX_SAFE_INTEGER,
+];
+
+export function latencyBucket(latencyMs: number): number {
+  return LATENCY_BUCKETS_MS.find((edge) => latencyMs <= edge) ?? Number.MAX_SAFE_INTEGER;
+}
+
 export interface CallRecord {
   userId: string;
   keyId: string;

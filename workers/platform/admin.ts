@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { createId } from "./ids";
+import type { PlanId } from "./plans";
 /** What the admin pages read: users with their plan and this month's calls, and API latency. */
 import { utcDay } from "./usage";
 
@@ -11,6 +14,8 @@ export interface AdminUserRow {
   activeKeys: number;
   callsThisMonth: number;
   errorsThisMonth: number;
+  lastCallAt: number | null;
+  byApi: { apiSlug: string; calls: number; errors: number }[];
 }
 
 export async function listUsersForAdmin(
@@ -23,7 +28,8 @@ export async function listUsersForAdmin(
       `SELECT u.id, u.email, u.name, u.plan_id, u.plan_expires_at, u.created_at,
          (SELECT COUNT(*) FROM api_keys k WHERE k.user_id = u.id AND k.revoked_at IS NULL) AS active_keys,
          COALESCE((SELECT SUM(calls) FROM usage_daily d WHERE d.user_id = u.id AND d.day >= ?), 0) AS calls,
-         COALESCE((SELECT SUM(errors) FROM usage_daily d WHERE d.user_id = u.id AND d.day >= ?), 0) AS errors
+         COALESCE((SELECT SUM(errors) FROM usage_daily d WHERE d.user_id = u.id AND d.day >= ?), 0) AS errors,
+         (SELECT MAX(last_used_at) FROM api_keys k WHERE k.user_id = u.id) AS last_call_at
        FROM users u WHERE u.email LIKE ? ESCAPE '\\' ORDER BY u.created_at DESC LIMIT ?`,
     )
     .bind(monthStart, monthStart, `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, options.limit ?? 100)
@@ -37,7 +43,18 @@ export async function listUsersForAdmin(
       active_keys: number;
       calls: number;
       errors: number;
+      last_call_at: number | null;
     }>();
+  const ids = results.map((row) => row.id);
+  const perApi = ids.length
+    ? await db
+        .prepare(
+          `SELECT user_id, api_slug, SUM(calls) AS calls, SUM(errors) AS errors FROM usage_daily
+           WHERE day >= ? AND user_id IN (${ids.map(() => "?").join(", ")}) GROUP BY user_id, api_slug ORDER BY calls DESC`,
+        )
+        .bind(monthStart, ...ids)
+        .all<{ user_id: string; api_slug: string; calls: number; errors: number }>()
+    : { results: [] };
   return results.map((row) => ({
     id: row.id,
     email: row.email,
@@ -48,6 +65,10 @@ export async function listUsersForAdmin(
     activeKeys: row.active_keys,
     callsThisMonth: row.calls,
     errorsThisMonth: row.errors,
+    lastCallAt: row.last_call_at,
+    byApi: perApi.results
+      .filter((usage) => usage.user_id === row.id)
+      .map((usage) => ({ apiSlug: usage.api_slug, calls: usage.calls, errors: usage.errors })),
   }));
 }
 
@@ -56,11 +77,37 @@ export interface ApiLatencyRow {
   calls: number;
   errors: number;
   meanLatencyMs: number;
+  /** Upper edges of the histogram buckets that hold the 50th and 95th percentile calls. */
+  p50Ms: number | null;
+  p95Ms: number | null;
   maxLatencyMs: number;
+}
+
+/** The bucket edge at or below which `fraction` of the calls fall. */
+export function percentileFromBuckets(buckets: { upperMs: number; calls: number }[], fraction: number): number | null {
+  const total = buckets.reduce((sum, bucket) => sum + bucket.calls, 0);
+  if (total === 0) return null;
+  const sorted = [...buckets].sort((a, b) => a.upperMs - b.upperMs);
+  let seen = 0;
+  for (const bucket of sorted) {
+    seen += bucket.calls;
+    if (seen >= fraction * total) return bucket.upperMs;
+  }
+  return sorted.at(-1)?.upperMs ?? null;
 }
 
 /** Per-API calls, errors and latency over the days since `sinceDay` (inclusive), from the rollups. */
 export async function apiLatencySince(db: D1Database, sinceDay: string): Promise<ApiLatencyRow[]> {
+  const histogram = await db
+    .prepare(
+      `SELECT api_slug, upper_ms, SUM(calls) AS calls FROM usage_latency_buckets WHERE day >= ? GROUP BY api_slug, upper_ms`,
+    )
+    .bind(sinceDay)
+    .all<{ api_slug: string; upper_ms: number; calls: number }>();
+  const bucketsOf = (slug: string) =>
+    histogram.results
+      .filter((row) => row.api_slug === slug)
+      .map((row) => ({ upperMs: row.upper_ms, calls: row.calls }));
   const { results } = await db
     .prepare(
       `SELECT api_slug, SUM(calls) AS calls, SUM(errors) AS errors, SUM(total_latency_ms) AS total, MAX(max_latency_ms) AS max
@@ -75,7 +122,54 @@ export async function apiLatencySince(db: D1Database, sinceDay: string): Promise
       calls: row.calls,
       errors: row.errors,
       meanLatencyMs: answered ? Math.round(row.total / answered) : 0,
+      p50Ms: percentileFromBuckets(bucketsOf(row.api_slug), 0.5),
+      p95Ms: percentileFromBuckets(bucketsOf(row.api_slug), 0.95),
       maxLatencyMs: row.max,
     };
   });
+}
+
+export const GrantPlanSchema = z.object({
+  planId: z.enum(["free", "standard", "premium"]),
+  days: z.coerce.number().int().min(1).max(366),
+  reason: z.string().trim().max(500).default(""),
+});
+
+/**
+ * Support's tool: puts a user on a plan for a number of days from now (Free ends any paid
+ * plan), with an audit record of who did it and what it was before, in one batch.
+ */
+export async function grantPlan(
+  db: D1Database,
+  grant: { adminUserId: string; targetUserId: string; planId: PlanId; days: number; reason: string },
+  now: number = Date.now(),
+): Promise<{ ok: true; planExpiresAt: number | null } | { ok: false; code: "not-found" }> {
+  const before = await db
+    .prepare(`SELECT plan_id, plan_expires_at FROM users WHERE id = ?`)
+    .bind(grant.targetUserId)
+    .first<{ plan_id: string; plan_expires_at: number | null }>();
+  if (!before) return { ok: false, code: "not-found" };
+  const planExpiresAt = grant.planId === "free" ? null : now + grant.days * 24 * 60 * 60 * 1000;
+  await db.batch([
+    db
+      .prepare(`UPDATE users SET plan_id = ?, plan_expires_at = ?, updated_at = ? WHERE id = ?`)
+      .bind(grant.planId, planExpiresAt, now, grant.targetUserId),
+    db
+      .prepare(
+        `INSERT INTO admin_audit (id, admin_user_id, target_user_id, action, detail, created_at) VALUES (?, ?, ?, 'grant-plan', ?, ?)`,
+      )
+      .bind(
+        createId("aud"),
+        grant.adminUserId,
+        grant.targetUserId,
+        JSON.stringify({
+          from: { planId: before.plan_id, planExpiresAt: before.plan_expires_at },
+          to: { planId: grant.planId, planExpiresAt },
+          days: grant.days,
+          reason: grant.reason,
+        }),
+        now,
+      ),
+  ]);
+  return { ok: true, planExpiresAt };
 }

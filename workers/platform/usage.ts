@@ -29,3 +29,25 @@ export async function usageSince(db: D1Database, userId: string, since: number):
     since: sinceDay,
   };
 }
+
+/** Calls per UTC day over the last `days` days, oldest first, with empty days filled in. */
+export async function dailyCalls(
+  db: D1Database,
+  userId: string,
+  now: number,
+  days = 30,
+): Promise<{ day: string; calls: number; errors: number }[]> {
+  const first = now - (days - 1) * 24 * 60 * 60 * 1000;
+  const { results } = await db
+    .prepare(
+      `SELECT day, SUM(calls) AS calls, SUM(errors) AS errors FROM usage_daily WHERE user_id = ? AND day >= ? GROUP BY day`,
+    )
+    .bind(userId, utcDay(first))
+    .all<{ day: string; calls: number; errors: number }>();
+  const byDay = new Map(results.map((row) => [row.day, row]));
+  return Array.from({ length: days }, (_, index) => {
+    const day = utcDay(first + index * 24 * 60 * 60 * 1000);
+    const row = byDay.get(day);
+    return { day, calls: row?.calls ?? 0, errors: row?.errors ?? 0 };
+  });
+}

@@ -30,7 +30,7 @@ function LatencyTable({ title, rows }: { title: string; rows: ApiLatencyRow[] })
         <table className="mt-2 w-full text-left text-sm">
           <thead>
             <tr className="border-b border-slate-200 dark:border-slate-700">
-              {["API", "Calls", "Errors", "Error rate", "Mean latency", "Max latency"].map((column) => (
+              {["API", "Calls", "Errors", "Error rate", "p50", "p95", "Mean", "Max"].map((column) => (
                 <th key={column} scope="col" className="py-2 pr-4">
                   {column}
                 </th>
@@ -46,6 +46,8 @@ function LatencyTable({ title, rows }: { title: string; rows: ApiLatencyRow[] })
                 <td className="py-2 pr-4">
                   {row.calls + row.errors ? `${((row.errors / (row.calls + row.errors)) * 100).toFixed(1)}%` : "—"}
                 </td>
+                <td className="py-2 pr-4">{row.p50Ms === null ? "—" : `≤ ${row.p50Ms} ms`}</td>
+                <td className="py-2 pr-4">{row.p95Ms === null ? "—" : `≤ ${row.p95Ms} ms`}</td>
                 <td className="py-2 pr-4">{row.meanLatencyMs} ms</td>
                 <td className="py-2 pr-4">{row.maxLatencyMs} ms</td>
               </tr>
@@ -61,6 +63,10 @@ export default function Benchmarking({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-bold">Benchmarking</h1>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Percentiles come from per-day latency histograms, so they show the bucket the percentile call fell in (5, 10,
+        25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10, 30 s).
+      </p>
       <LatencyTable title="Last 24 hours" rows={loaderData.day} />
       <LatencyTable title="Last 7 days" rows={loaderData.week} />
     </div>

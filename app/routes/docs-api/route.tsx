@@ -1,19 +1,30 @@
 import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
+import { useStoredApiKey } from "~/lib/stored-api-key";
 import { SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
+import { COMMON_ERRORS, operationDocs } from "~workers/hosted/docs";
+import { API_KEY_PLACEHOLDER } from "~workers/hosted/samples";
 import type { Route } from "./+types/route";
+import { CodeSamples } from "./code-samples";
 
 export function loader({ params }: Route.LoaderArgs) {
   const lookup = lookupCatalogEntry(params.slug);
   // The specification's spellings (urlshortner, polyine) stay valid and lead to the canonical page.
   if (lookup.kind === "alias") throw redirect(lookup.canonicalPath, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
-  return { api: lookup.entry };
+  return { api: lookup.entry, operations: operationDocs(lookup.entry.slug, SITE.origin), errors: COMMON_ERRORS };
 }
 
+const METHOD_COLOURS: Record<string, string> = {
+  GET: "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300",
+  POST: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
+  DELETE: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
+};
+
 export default function ApiDocs({ loaderData }: Route.ComponentProps) {
-  const { api } = loaderData;
+  const { api, operations, errors } = loaderData;
+  const [apiKey, setApiKey] = useStoredApiKey();
   const url = `${SITE.origin}${api.apiPath}`;
   return (
     <article className="mx-auto max-w-4xl px-4 py-12">
@@ -44,6 +55,149 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
           </Link>{" "}
           once you have signed up.
         </p>
+      </section>
+
+      <section aria-labelledby="calls" className="mt-10">
+        <h2 id="calls" className="text-xl font-semibold">
+          Calls
+        </h2>
+        {operations.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+            This API's engine is not served yet: calls answer <code>503 engine-unavailable</code> until it is.
+          </p>
+        ) : (
+          <>
+            <div className="mt-3 flex flex-wrap items-end gap-3">
+              <div className="w-full max-w-md">
+                <label htmlFor="docs-api-key" className="block text-sm font-medium">
+                  Your API key (fills the samples; kept in this browser only)
+                </label>
+                <input
+                  id="docs-api-key"
+                  type="password"
+                  autoComplete="off"
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.target.value.trim())}
+                  placeholder="pk_live_…"
+                  className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+                />
+              </div>
+              <Link
+                to={`/${api.slug}/live-demo`}
+                className="rounded-md border border-brand-600 px-4 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50 dark:text-brand-500 dark:hover:bg-slate-900"
+              >
+                Try it in the live demo
+              </Link>
+            </div>
+            {operations.map((operation) => (
+              <article
+                key={operation.id}
+                aria-labelledby={`op-${operation.id}`}
+                className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-800"
+              >
+                <h3 id={`op-${operation.id}`} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+                  <span className={`rounded px-2 py-0.5 font-mono text-xs ${METHOD_COLOURS[operation.method] ?? ""}`}>
+                    {operation.method}
+                  </span>
+                  <code className="text-base">{operation.path}</code>
+                </h3>
+                <p className="mt-2 font-medium">{operation.summary}</p>
+                {operation.description && (
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{operation.description}</p>
+                )}
+                {operation.parameters.length > 0 && (
+                  <div className="mt-4 overflow-x-auto">
+                    <table className="w-full min-w-[36rem] text-left text-sm">
+                      <caption className="sr-only">Parameters of {operation.summary}</caption>
+                      <thead>
+                        <tr className="border-b border-slate-200 dark:border-slate-700">
+                          <th scope="col" className="py-2 pr-3">
+                            Parameter
+                          </th>
+                          <th scope="col" className="py-2 pr-3">
+                            In
+                          </th>
+                          <th scope="col" className="py-2 pr-3">
+                            Type
+                          </th>
+                          <th scope="col" className="py-2 pr-3">
+                            Required
+                          </th>
+                          <th scope="col" className="py-2">
+                            Notes
+                          </th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {operation.parameters.map((parameter) => (
+                          <tr
+                            key={parameter.name}
+                            className="border-b border-slate-100 align-top dark:border-slate-800"
+                          >
+                            <th scope="row" className="py-2 pr-3 font-mono font-medium">
+                              {parameter.name}
+                            </th>
+                            <td className="py-2 pr-3">{parameter.location}</td>
+                            <td className="py-2 pr-3 font-mono text-xs">{parameter.type}</td>
+                            <td className="py-2 pr-3">{parameter.required ? "yes" : "no"}</td>
+                            <td className="py-2 text-slate-600 dark:text-slate-400">{parameter.description}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                )}
+                <h4 className="mt-4 text-sm font-semibold">Example request</h4>
+                <CodeSamples samples={operation.samples} placeholder={API_KEY_PLACEHOLDER} apiKey={apiKey} />
+                <h4 className="mt-4 text-sm font-semibold">Response</h4>
+                {operation.output.kind === "json" ? (
+                  <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
+                    <code>{operation.output.example}</code>
+                  </pre>
+                ) : (
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {operation.output.description} ({operation.output.mimeTypes.join(", ")}). Add <code>?as=json</code>{" "}
+                    to get <code>{"{ data, mimeType, size }"}</code> with the bytes in base64 instead.
+                  </p>
+                )}
+              </article>
+            ))}
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="errors" className="mt-10">
+        <h2 id="errors" className="text-xl font-semibold">
+          Errors
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Every error is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>,{" "}
+          <code>status</code>, <code>detail</code> and a <code>requestId</code> to quote to support.
+        </p>
+        <table className="mt-3 w-full text-left text-sm">
+          <thead>
+            <tr className="border-b border-slate-200 dark:border-slate-700">
+              <th scope="col" className="py-2 pr-3">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Type
+              </th>
+              <th scope="col" className="py-2">
+                When
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {errors.map((error) => (
+              <tr key={error.status} className="border-b border-slate-100 align-top dark:border-slate-800">
+                <td className="py-2 pr-3">{error.status}</td>
+                <td className="py-2 pr-3 font-mono text-xs">{error.type}</td>
+                <td className="py-2 text-slate-600 dark:text-slate-400">{error.when}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </section>
 
       <section aria-labelledby="plans" className="mt-10">

@@ -3,10 +3,11 @@
  * then only its prefix; revoke and rotate.
  */
 import { Check, Copy, KeyRound } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { titled } from "~/lib/page-meta";
+import { rememberApiKey } from "~/lib/stored-api-key";
 import { requireSession, serverContext } from "~/lib/session.server";
 import {
   createApiKey,
@@ -65,6 +66,8 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 
 function NewKey({ value, name }: { value: string; name: string }) {
   const [copied, setCopied] = useState(false);
+  // The docs samples and live demos use the newest key, from this browser only.
+  useEffect(() => rememberApiKey(value), [value]);
   return (
     <section
       aria-labelledby="new-key-heading"
@@ -73,7 +76,10 @@ function NewKey({ value, name }: { value: string; name: string }) {
       <h2 id="new-key-heading" className="font-semibold">
         Your new key “{name}”
       </h2>
-      <p className="mt-1 text-sm">Copy it now: it is shown only this once. We keep only a fingerprint of it.</p>
+      <p className="mt-1 text-sm">
+        Copy it now: it is shown only this once. We keep only a fingerprint of it; this browser keeps it for the docs
+        samples and live demos.
+      </p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <code data-testid="new-api-key" className="break-all rounded-md bg-white px-3 py-2 text-sm dark:bg-slate-900">
           {value}

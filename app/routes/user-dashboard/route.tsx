@@ -7,7 +7,9 @@ import { titled } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
 import { currentPlanPeriod, PLANS, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT } from "~workers/platform/plans";
 import { referralSummary } from "~workers/platform/referrals";
-import { usageSince } from "~workers/platform/usage";
+import { dailyCalls, usageSince } from "~workers/platform/usage";
+import { findHostedApi } from "~workers/hosted/registry";
+import { UsageChart } from "./usage-chart";
 import { displayName } from "~workers/platform/users";
 import type { Route } from "./+types/route";
 
@@ -18,10 +20,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = serverContext(context);
   const now = Date.now();
   const period = currentPlanPeriod(user, now);
-  const [usage, referral] = await Promise.all([
+  const [usage, referral, days] = await Promise.all([
     usageSince(env.DB, user.id, period.start),
     referralSummary(env.DB, user.id),
+    dailyCalls(env.DB, user.id, now),
   ]);
+  const byApi = usage.byApi.map((row) => ({ ...row, name: findHostedApi(row.apiSlug)?.name ?? row.apiSlug }));
   const plan = PLANS[period.planId];
   return {
     username: displayName(user),
@@ -29,7 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     avatarUrl: user.avatarUrl,
     plan: { name: plan.name, monthlyQuota: plan.monthlyQuota, perSecond: plan.perSecond },
     period,
-    usage,
+    usage: { ...usage, byApi },
+    days,
     referral: { code: user.referralCode, ...referral },
   };
 }
@@ -42,7 +47,7 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { username, email, avatarUrl, plan, period, usage, referral } = loaderData;
+  const { username, email, avatarUrl, plan, period, usage, referral, days } = loaderData;
   const [copied, setCopied] = useState(false);
   const bonus = referral.referredBy ? REFERRAL_BONUS_CALLS : 0;
   const quota = plan.monthlyQuota + bonus;

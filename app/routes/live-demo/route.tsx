@@ -1,0 +1,317 @@
+/**
+ * The live demo (spec §2 `/:screen/live-demo`): call an API from the browser with your own key
+ * and see the status, the rate-limit headers and the result, rendered.
+ */
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { data, Link, redirect, useRouteLoaderData } from "react-router";
+import { PRIMARY_BUTTON } from "~/components/form-field";
+import { titled } from "~/lib/page-meta";
+import { useStoredApiKey } from "~/lib/stored-api-key";
+import type { loader as rootLoader } from "~/root";
+import { lookupCatalogEntry } from "~workers/hosted/catalog";
+import { operationDocs } from "~workers/hosted/docs";
+import type { Route } from "./+types/route";
+
+export function loader({ params, request }: Route.LoaderArgs) {
+  const lookup = lookupCatalogEntry(params.slug);
+  if (lookup.kind === "alias") throw redirect(`/${lookup.canonicalPath.split("/").pop()}/live-demo`, 301);
+  if (lookup.kind === "missing") throw data(null, { status: 404 });
+  const operations = operationDocs(lookup.entry.slug, new URL(request.url).origin).map((operation) => ({
+    id: operation.id,
+    method: operation.method,
+    path: operation.path,
+    summary: operation.summary,
+    inputSource: operation.inputSource,
+    exampleInput: operation.exampleInput,
+    fileFields: operation.parameters
+      .filter((parameter) => parameter.type.startsWith("file"))
+      .map((parameter) => parameter.name),
+  }));
+  return { api: lookup.entry, operations };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: titled(`${loaderData?.api.name ?? "API"} live demo`) },
+];
+
+interface DemoResult {
+  status: number;
+  headers: [string, string][];
+  kind: "json" | "image" | "audio" | "pdf" | "text";
+  body: string;
+  durationMs: number;
+}
+
+const SHOWN_HEADERS = [
+  "ratelimit",
+  "ratelimit-policy",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "retry-after",
+  "content-type",
+];
+
+function fillPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...input };
+  const filled = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value ?? ""));
+  });
+  return { path: filled, rest };
+}
+
+export default function LiveDemo({ loaderData }: Route.ComponentProps) {
+  const { api, operations } = loaderData;
+  const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
+  const [apiKey, setApiKey] = useStoredApiKey();
+  const [operationId, setOperationId] = useState(operations[0]?.id ?? "");
+  const operation = useMemo(
+    () => operations.find((candidate) => candidate.id === operationId),
+    [operations, operationId],
+  );
+  const [inputText, setInputText] = useState(operation?.exampleInput ?? "{}");
+  const [files, setFiles] = useState<Record<string, File[]>>({});
+  const [result, setResult] = useState<DemoResult | null>(null);
+  const [error, setError] = useState("");
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    setInputText(operation?.exampleInput ?? "{}");
+    setFiles({});
+    setResult(null);
+  }, [operation]);
+
+  useEffect(
+    () => () => {
+      if (result && result.kind !== "json" && result.kind !== "text") URL.revokeObjectURL(result.body);
+    },
+    [result],
+  );
+
+  if (!operation) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-12">
+        <h1 className="text-3xl font-bold">{api.name} live demo</h1>
+        <p className="mt-4">This API's engine is not served here yet, so there is nothing to try.</p>
+      </div>
+    );
+  }
+
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setError("");
+    let input: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(inputText || "{}");
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
+      input = parsed as Record<string, unknown>;
+    } catch {
+      setError("The input must be a JSON object.");
+      return;
+    }
+    const { path, rest } = fillPath(operation.path, input);
+    const headers: Record<string, string> = { "x-api-key": apiKey };
+    let url = path;
+    let body: BodyInit | undefined;
+    const chosenFiles = Object.entries(files).filter(([, list]) => list.length > 0);
+    if (operation.method !== "POST") {
+      const query = new URLSearchParams(
+        Object.entries(rest).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]),
+      );
+      if ([...query].length) url += `?${query}`;
+    } else if (chosenFiles.length > 0) {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(rest))
+        form.append(key, typeof value === "string" ? value : JSON.stringify(value));
+      for (const [field, list] of chosenFiles) for (const file of list) form.append(field, file);
+      body = form;
+    } else {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(rest);
+    }
+    setSending(true);
+    const started = performance.now();
+    try {
+      const response = await fetch(url, { method: operation.method, headers, body });
+      const type = response.headers.get("content-type") ?? "";
+      const shown = SHOWN_HEADERS.flatMap((name) => {
+        const value = response.headers.get(name);
+        return value ? [[name, value] as [string, string]] : [];
+      });
+      const kind: DemoResult["kind"] = type.includes("json")
+        ? "json"
+        : type.startsWith("image/")
+          ? "image"
+          : type.startsWith("audio/")
+            ? "audio"
+            : type.includes("pdf")
+              ? "pdf"
+              : "text";
+      const content =
+        kind === "json"
+          ? JSON.stringify(await response.json(), null, 2)
+          : kind === "text"
+            ? await response.text()
+            : URL.createObjectURL(await response.blob());
+      setResult({
+        status: response.status,
+        headers: shown,
+        kind,
+        body: content,
+        durationMs: Math.round(performance.now() - started),
+      });
+    } catch {
+      setError("The request did not reach the server. Check your connection and try again.");
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12">
+      <p className="text-sm text-slate-500">
+        <Link to={`/docs/api/${api.slug}`} className="hover:underline">
+          {api.name} docs
+        </Link>{" "}
+        / live demo
+      </p>
+      <h1 className="mt-2 text-3xl font-bold">{api.name} live demo</h1>
+      {!apiKey && (
+        <p
+          role="note"
+          className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+        >
+          {viewer ? (
+            <>
+              Paste one of your keys below, or{" "}
+              <Link to="/user/apikey" className="underline">
+                create one
+              </Link>{" "}
+              (this browser remembers it).
+            </>
+          ) : (
+            <>
+              <Link to="/user/authenticate" className="underline">
+                Sign in
+              </Link>{" "}
+              and create a key to try this API: calls count against your plan.
+            </>
+          )}
+        </p>
+      )}
+      <form onSubmit={send} className="mt-6 grid gap-6 lg:grid-cols-2">
+        <div className="space-y-4">
+          <div>
+            <label htmlFor="demo-key" className="block text-sm font-medium">
+              API key
+            </label>
+            <input
+              id="demo-key"
+              type="password"
+              autoComplete="off"
+              value={apiKey}
+              onChange={(event) => setApiKey(event.target.value.trim())}
+              placeholder="pk_live_…"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-900"
+            />
+          </div>
+          {operations.length > 1 && (
+            <div>
+              <label htmlFor="demo-operation" className="block text-sm font-medium">
+                Call
+              </label>
+              <select
+                id="demo-operation"
+                value={operationId}
+                onChange={(event) => setOperationId(event.target.value)}
+                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+              >
+                {operations.map((candidate) => (
+                  <option key={candidate.id} value={candidate.id}>
+                    {candidate.method} {candidate.path} — {candidate.summary}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div>
+            <label htmlFor="demo-input" className="block text-sm font-medium">
+              Input (JSON{operation.method === "POST" ? " body" : ": query and path parameters"})
+            </label>
+            <textarea
+              id="demo-input"
+              rows={10}
+              spellCheck={false}
+              value={inputText}
+              onChange={(event) => setInputText(event.target.value)}
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+            />
+          </div>
+          {operation.fileFields.map((field) => (
+            <div key={field}>
+              <label htmlFor={`demo-file-${field}`} className="block text-sm font-medium">
+                File for <code>{field}</code> (optional; sends the call as multipart)
+              </label>
+              <input
+                id={`demo-file-${field}`}
+                type="file"
+                multiple
+                onChange={(event) => setFiles((current) => ({ ...current, [field]: [...(event.target.files ?? [])] }))}
+                className="mt-1 block text-sm"
+              />
+            </div>
+          ))}
+          {error && (
+            <p role="alert" className="text-sm text-red-600">
+              {error}
+            </p>
+          )}
+          <button type="submit" disabled={sending || !apiKey} className={PRIMARY_BUTTON}>
+            {sending ? "Calling…" : `Send ${operation.method}`}
+          </button>
+        </div>
+        <section aria-labelledby="demo-result" aria-live="polite" className="min-w-0">
+          <h2 id="demo-result" className="text-lg font-semibold">
+            Result
+          </h2>
+          {!result && <p className="mt-2 text-sm text-slate-500">Send the call to see the answer here.</p>}
+          {result && (
+            <div className="mt-2 space-y-3">
+              <p className="text-sm">
+                Status <strong data-testid="demo-status">{result.status}</strong> in {result.durationMs} ms
+              </p>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+                {result.headers.map(([name, value]) => (
+                  <div key={name} className="contents">
+                    <dt className="font-mono text-slate-500">{name}</dt>
+                    <dd className="break-all font-mono">{value}</dd>
+                  </div>
+                ))}
+              </dl>
+              {result.kind === "image" && (
+                <img
+                  src={result.body}
+                  alt="The API's answer"
+                  className="max-h-96 max-w-full rounded border border-slate-200 dark:border-slate-800"
+                />
+              )}
+              {result.kind === "audio" && <audio controls src={result.body} className="w-full" />}
+              {result.kind === "pdf" && (
+                <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
+                  Open the PDF
+                </a>
+              )}
+              {(result.kind === "json" || result.kind === "text") && (
+                <pre className="max-h-[32rem] overflow-auto rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-900">
+                  <code>{result.body}</code>
+                </pre>
+              )}
+            </div>
+          )}
+        </section>
+      </form>
+    </div>
+  );
+}

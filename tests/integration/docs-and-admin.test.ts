@@ -1,0 +1,116 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { percentileFromBuckets } from "~workers/platform/admin";
+import { callApi, callHosted, cookieFrom, createAccountWithKey, eventually, STRONG_PASSWORD } from "../factories";
+
+async function adminCookie(): Promise<string> {
+  const signup = await callApi(SELF, "POST", "/api/users/signup", {
+    body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD },
+  });
+  if (signup.status === 201) return cookieFrom(signup);
+  return cookieFrom(
+    await callApi(SELF, "POST", "/api/users/login", { body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD } }),
+  );
+}
+
+describe("OpenAPI document", () => {
+  it("describes every operation of every mounted API, with problem responses", async () => {
+    const response = await SELF.fetch("https://portico.test/openapi.json");
+    expect(response.status).toBe(200);
+    const document = await response.json<{
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+    }>();
+    expect(document.openapi).toBe("3.1.0");
+    const operationIds = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).map((op) => op.operationId),
+    );
+    const expected = HOSTED_DEFINITIONS.flatMap((definition) =>
+      definition.operations.map((op) => `${definition.slug}.${op.id}`),
+    );
+    expect(operationIds.sort()).toEqual(expected.sort());
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    expect(document.paths["/api/v1/urlshortener/links/{alias}"]?.delete?.responses["422"]).toBeDefined();
+  });
+});
+
+describe("docs pages", () => {
+  it("show each call's parameters, samples and a real example answer", async () => {
+    const html = await (await SELF.fetch("https://portico.test/docs/api/urlshortener")).text();
+    expect(html).toContain("/api/v1/urlshortener/links/:alias");
+    expect(html).toContain("curl -X POST");
+    expect(html).toContain("YOUR_API_KEY");
+    expect(html).toContain("expiresIn");
+    expect(html).toContain("https://portico.dev/s/docs-qr");
+    expect(html).toContain("problem+json");
+  });
+
+  it("has a live demo page for each mounted API", async () => {
+    const response = await SELF.fetch("https://portico.test/urlshortener/live-demo");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("URL Shortener live demo");
+    expect((await SELF.fetch("https://portico.test/teleporter/live-demo")).status).toBe(404);
+  });
+});
+
+describe("admin", () => {
+  it("grants a plan for a number of days, with an audit record, and the gateway applies it at once", async () => {
+    const cookie = await adminCookie();
+    const { userId, key } = await createAccountWithKey(env.DB);
+    // Warm the key cache on the Free plan: 2 calls a second.
+    const before = await callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key });
+    expect(before.headers.get("ratelimit-policy")).toMatch(/"burst";q=2/);
+
+    const granted = await callApi(SELF, "POST", `/api/admin/users/${userId}/plan`, {
+      cookie,
+      body: { planId: "premium", days: 30, reason: "support ticket 42" },
+    });
+    expect(granted.status).toBe(200);
+    const body = await granted.json<{ planExpiresAt: number }>();
+    expect(body.planExpiresAt - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    const audit = await env.DB.prepare("SELECT action, detail FROM admin_audit WHERE target_user_id = ?")
+      .bind(userId)
+      .first<{ action: string; detail: string }>();
+    expect(audit?.action).toBe("grant-plan");
+    expect(JSON.parse(audit?.detail ?? "{}")).toMatchObject({
+      from: { planId: "free" },
+      to: { planId: "premium" },
+      reason: "support ticket 42",
+    });
+
+    const after = await eventually(
+      () =>
+        callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key }).then(
+          (r) => r.headers.get("ratelimit-policy") ?? "",
+        ),
+      (policy) => policy.includes('"burst";q=8'),
+      7_000,
+    );
+    expect(after).toMatch(/"monthly";q=50000/);
+  });
+
+  it("refuses the grant to anyone but the admin", async () => {
+    const { userId } = await createAccountWithKey(env.DB);
+    const signup = await callApi(SELF, "POST", "/api/users/signup", {
+      body: { email: `u-${crypto.randomUUID()}@example.com`, password: STRONG_PASSWORD },
+    });
+    const response = await callApi(SELF, "POST", `/api/admin/users/${userId}/plan`, {
+      cookie: cookieFrom(signup),
+      body: { planId: "premium", days: 30 },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("reads percentiles from the latency histogram", () => {
+    const buckets = [
+      { upperMs: 10, calls: 50 },
+      { upperMs: 50, calls: 45 },
+      { upperMs: 500, calls: 5 },
+    ];
+    expect(percentileFromBuckets(buckets, 0.5)).toBe(10);
+    expect(percentileFromBuckets(buckets, 0.95)).toBe(50);
+    expect(percentileFromBuckets(buckets, 0.99)).toBe(500);
+    expect(percentileFromBuckets([], 0.5)).toBeNull();
+  });
+});

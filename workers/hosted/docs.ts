@@ -1,0 +1,61 @@
+/** Everything a docs page shows about one API's calls, as plain data for the page. */
+import { findDefinition } from "./definitions";
+import { parameterRows, type ParameterRow } from "./describe";
+import { codeSamples, type CodeSamples } from "./samples";
+
+export interface OperationDoc {
+  id: string;
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  inputSource: string;
+  parameters: ParameterRow[];
+  exampleInput: string;
+  output: { kind: "json"; example: string } | { kind: "binary"; mimeTypes: string[]; description: string };
+  samples: CodeSamples;
+}
+
+export function operationDocs(slug: string, origin: string): OperationDoc[] {
+  const definition = findDefinition(slug);
+  if (!definition) return [];
+  return definition.operations.map((operation) => ({
+    id: operation.id,
+    method: operation.method,
+    path: `/api/v1/${slug}${operation.path}`,
+    summary: operation.summary,
+    description: operation.description ?? "",
+    inputSource: operation.inputSource,
+    parameters: parameterRows(operation),
+    exampleInput: JSON.stringify(operation.example, null, 2),
+    output:
+      operation.output.kind === "json"
+        ? { kind: "json", example: JSON.stringify(operation.output.example, null, 2) }
+        : { kind: "binary", mimeTypes: operation.output.mimeTypes, description: operation.output.description },
+    samples: codeSamples(origin, slug, operation),
+  }));
+}
+
+/** The problems any call can answer, for the docs' error table. */
+export const COMMON_ERRORS = [
+  { status: 400, type: "malformed-body", when: "The body is not valid JSON or multipart." },
+  { status: 401, type: "missing-api-key / invalid-api-key", when: "No key, or a key that is not ours." },
+  {
+    status: 403,
+    type: "revoked-api-key / plan-required",
+    when: "The key was revoked, or your plan does not include this API.",
+  },
+  { status: 413, type: "body-too-large", when: "The body is larger than the call accepts." },
+  { status: 422, type: "invalid-input", when: "A field broke a rule: `errors` names each one." },
+  {
+    status: 429,
+    type: "rate-limited / monthly-quota-exceeded / freemium-quota-exceeded",
+    when: "A limit was reached; wait Retry-After seconds.",
+  },
+  {
+    status: 502,
+    type: "engine-failed / upstream-failed",
+    when: "The engine or an upstream service failed on this input.",
+  },
+  { status: 503, type: "engine-unavailable", when: "The engine this API needs is not available here." },
+] as const;

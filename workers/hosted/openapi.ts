@@ -1,0 +1,147 @@
+/** `/openapi.json`: an OpenAPI 3.1 document of every hosted API, from the same schemas the gateway parses. */
+import type { Operation } from "./definition";
+import { HOSTED_DEFINITIONS } from "./definitions";
+import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
+import { findHostedApi } from "./registry";
+import { PLAN_GROUP_LABELS } from "~workers/platform/plans";
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "The body could not be read (malformed JSON or multipart).",
+  "401": "No API key, or one that is not ours.",
+  "403": "The key was revoked, or the API is not in your plan.",
+  "413": "The body is larger than this call accepts.",
+  "422": "The input broke a rule; `errors` names each field.",
+  "429": "A per-second or monthly limit was reached; see Retry-After.",
+  "502": "The engine failed on this input.",
+  "503": "The engine is not available in this environment.",
+};
+
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description: "Remaining calls in the burst and monthly windows (IETF draft)",
+    schema: { type: "string" },
+  },
+  "RateLimit-Policy": { description: "The burst and monthly policies (IETF draft)", schema: { type: "string" } },
+  "X-RateLimit-Limit": { description: "Calls this month", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Calls left this month", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Seconds until the month resets", schema: { type: "integer" } },
+};
+
+function operationObject(slug: string, operation: Operation): JsonSchema {
+  const api = findHostedApi(slug);
+  const inputSchema = toJsonSchema(operation.input, "input");
+  const inPath = pathParams(operation.path);
+  const rows = parameterRows(operation);
+  const parameters = rows
+    .filter((row) => row.location !== "body")
+    .map((row) => ({
+      name: row.name,
+      in: row.location,
+      required: row.location === "path" ? true : row.required,
+      description: row.description || undefined,
+      schema: ((inputSchema.properties ?? {}) as Record<string, JsonSchema>)[row.name] ?? {},
+    }));
+  const hasBody = rows.some((row) => row.location === "body");
+  const bodySchema: JsonSchema = { ...inputSchema };
+  if (inPath.length && bodySchema.properties) {
+    bodySchema.properties = Object.fromEntries(
+      Object.entries(bodySchema.properties as Record<string, JsonSchema>).filter(([name]) => !inPath.includes(name)),
+    );
+    bodySchema.required = ((bodySchema.required as string[] | undefined) ?? []).filter(
+      (name) => !inPath.includes(name),
+    );
+  }
+  const content: Record<string, JsonSchema> = {};
+  if (operation.inputSource === "json" || operation.inputSource === "json-or-multipart") {
+    content["application/json"] = { schema: bodySchema, example: operation.example };
+  }
+  if (operation.inputSource === "multipart" || operation.inputSource === "json-or-multipart") {
+    content["multipart/form-data"] = { schema: bodySchema };
+  }
+  const success =
+    operation.output.kind === "json"
+      ? {
+          "application/json": {
+            schema: toJsonSchema(operation.output.schema, "output"),
+            example: operation.output.example,
+          },
+        }
+      : Object.fromEntries(
+          operation.output.mimeTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+        );
+  return {
+    operationId: `${slug}.${operation.id}`,
+    summary: operation.summary,
+    description: [operation.description, api ? `Plan group: ${PLAN_GROUP_LABELS[api.group]}.` : ""]
+      .filter(Boolean)
+      .join("\n\n"),
+    tags: [api?.name ?? slug],
+    parameters,
+    ...(hasBody && Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
+    responses: {
+      [operation.method === "POST" && operation.id.startsWith("create") ? "201" : "200"]: {
+        description: operation.output.kind === "json" ? "The result" : operation.output.description,
+        headers: RATE_LIMIT_HEADERS,
+        content: success,
+      },
+      ...Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+          status,
+          {
+            description,
+            content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+let cached: JsonSchema | undefined;
+
+export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema {
+  if (cached && (cached.servers as { url: string }[])[0]?.url === origin) return cached;
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const definition of HOSTED_DEFINITIONS) {
+    for (const operation of definition.operations) {
+      const path = openApiPath(definition.slug, operation.path);
+      paths[path] ??= {};
+      paths[path][operation.method.toLowerCase()] = operationObject(definition.slug, operation);
+    }
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Portico hosted APIs",
+      version: "1.0.0",
+      description: "Every hosted API behind one key. Limits are in every response's RateLimit headers.",
+      contact: { email: "support@portico.dev", url: "https://portico.dev" },
+    },
+    servers: [{ url: origin }],
+    security: [{ ApiKey: [] }, { Bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        Bearer: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
+      },
+      schemas: {
+        Problem: {
+          type: "object",
+          description: "RFC 9457 problem details",
+          required: ["type", "title", "status", "detail", "requestId"],
+          properties: {
+            type: { type: "string", format: "uri" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            detail: { type: "string" },
+            requestId: { type: "string" },
+            message: { type: "string", description: "The detail again, for older clients" },
+            errors: { type: "object", additionalProperties: { type: "string" } },
+          },
+        },
+      },
+    },
+  };
+  return cached;
+}
