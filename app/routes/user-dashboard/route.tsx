@@ -117,6 +117,50 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
+      <section aria-labelledby="daily-heading" className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+        <h2 id="daily-heading" className="text-lg font-semibold">
+          Last 30 days
+        </h2>
+        <UsageChart days={days} />
+        {usage.byApi.length > 0 ? (
+          <table className="mt-4 w-full text-left text-sm">
+            <caption className="sr-only">Calls this period per API</caption>
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-700">
+                <th scope="col" className="py-1.5 pr-4">
+                  API
+                </th>
+                <th scope="col" className="py-1.5 pr-4">
+                  Calls this period
+                </th>
+                <th scope="col" className="py-1.5">
+                  Errors
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {usage.byApi.map((row) => (
+                <tr key={row.apiSlug} className="border-b border-slate-100 dark:border-slate-800">
+                  <th scope="row" className="py-1.5 pr-4 font-medium">
+                    {row.name}
+                  </th>
+                  <td className="py-1.5 pr-4">{row.calls.toLocaleString("en-US")}</td>
+                  <td className="py-1.5">{row.errors.toLocaleString("en-US")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+            No calls yet this period.{" "}
+            <Link to="/docs" className="text-brand-600 hover:underline">
+              Pick an API
+            </Link>{" "}
+            and make your first one.
+          </p>
+        )}
+      </section>
+
       <section
         aria-labelledby="referral-heading"
         className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"

@@ -1,0 +1,36 @@
+import { expect, test } from "vitest";
+import { baseUrl, openPage, useBrowser } from "./browser";
+
+const browser = useBrowser();
+
+test("create a key, then shorten a link from the live demo and see the limits", async () => {
+  const page = await browser.newPage();
+  const email = `demo-${Date.now()}@example.com`;
+  await openPage(page, "/user/authenticate?mode=signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a long enough passphrase 1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL(`${baseUrl()}/user/dashboard`);
+
+  await openPage(page, "/user/apikey");
+  await page.getByLabel("Key name").fill("Demo");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
+
+  // The docs samples carry the new key, remembered by this browser.
+  await openPage(page, "/docs/api/urlshortener");
+  await page.getByText(`x-api-key: ${key}`).first().waitFor();
+
+  await openPage(page, "/urlshortener/live-demo");
+  expect(await page.getByLabel("API key").inputValue()).toBe(key);
+  await page.getByLabel(/^Input/).fill(JSON.stringify({ url: "https://example.com/from-the-demo" }));
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByTestId("demo-status").waitFor();
+  expect(await page.getByTestId("demo-status").textContent()).toBe("201");
+  await page.getByText("x-ratelimit-remaining").waitFor();
+  expect(await page.getByText(/"shortUrl": "http:\/\/127\.0\.0\.1:\d+\/s\//).isVisible()).toBe(true);
+
+  // The dashboard counts the call.
+  await openPage(page, "/user/dashboard");
+  await page.getByRole("row", { name: /URL Shortener/ }).waitFor();
+}, 90_000);
