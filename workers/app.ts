@@ -6,6 +6,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { readConfig } from "./config";
 import { cloudflareContext } from "./context";
+import { serveBenchRoute } from "./gateway/bench-route";
 import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
@@ -27,9 +28,12 @@ export default {
         headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" },
       });
     }
-    // Development only: the fake identity provider (the configuration refuses it in production).
-    const fakeIdp = serveFakeIdp(readConfig(env), env, request);
+    const config = readConfig(env);
+    // Development only: the fake identity provider and the bench route (production refuses both).
+    const fakeIdp = serveFakeIdp(config, env, request);
     if (fakeIdp) return fakeIdp;
+    const bench = await serveBenchRoute(request, env, ctx, config);
+    if (bench) return bench;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
     return handlePage(request, context);

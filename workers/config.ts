@@ -31,6 +31,7 @@ const BaseSchema = z.object({
   MAIL_API_URL: z.string().default(""),
   MAIL_API_KEY: z.string().default(""),
   DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
+  BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
 });
 
 export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
@@ -39,6 +40,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.SESSION_SECRET === DEV_SESSION_SECRET) refuse("SESSION_SECRET", "set a production secret");
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
+  if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");
   if (config.MAIL_PROVIDER === "http" && (!config.MAIL_API_URL.startsWith("https://") || !config.MAIL_API_KEY))

@@ -1,0 +1,296 @@
+/**
+ * `npm run bench`: measures the built Worker on loopback, in one run, so the figures compare
+ * against a baseline taken on the same machine at the same time.
+ *
+ * 1. The gateway's cost: a trivial handler (Color Converter) through the full gateway with
+ *    valid keys, against the same handler mounted bare (the bench-only route), alternating
+ *    rounds; throughput and p50/p99 of each, and the ratio.
+ * 2. p50 per API for typical inputs: QR PNG, avatar SVG and PNG, a 1024×1024 image through
+ *    grayscale + blur + resize, and the palette of the same image.
+ *
+ * Keys rotate over many Premium accounts so the per-second limit (8 a second per account)
+ * does not cap the throughput being measured. Everything stops by itself.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+
+const PORT = Number(process.env.BENCH_PORT ?? 4321);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ACCOUNTS = 400;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 4_000);
+const ROUNDS = 3;
+const BIN = join("node_modules", ".bin");
+const BUILT_CONFIG = join("build", "server", "wrangler.json");
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+function base58(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString("hex")}`);
+  let out = "";
+  while (value > 0n) {
+    out = BASE58[Number(value % 58n)] + out;
+    value /= 58n;
+  }
+  return out;
+}
+
+function seedSql(count: number): { sql: string; keys: string[] } {
+  const now = Date.now();
+  const expires = now + 30 * 24 * 3600 * 1000;
+  const keys: string[] = [];
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = `pk_live_${base58(randomBytes(32))}`;
+    keys.push(key);
+    const hash = createHash("sha256").update(key).digest("hex");
+    lines.push(
+      `INSERT INTO users (id, email, name, referral_code, plan_id, plan_expires_at, created_at, updated_at) VALUES ('usr_bench${i}', 'bench${i}@example.com', 'bench', 'BENCH${i}', 'premium', ${expires}, ${now}, ${now});`,
+      `INSERT INTO api_keys (id, user_id, name, prefix, hash, created_at) VALUES ('key_bench${i}', 'usr_bench${i}', 'bench', '${key.slice(0, 14)}', '${hash}', ${now});`,
+    );
+  }
+  return { sql: lines.join("\n"), keys };
+}
+
+/** A solid-coloured RGBA PNG with a gradient, made here so the bench needs no fixture file. */
+function makePng(width: number, height: number): Buffer {
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 4 + 1);
+    raw[row] = 0;
+    for (let x = 0; x < width; x++) {
+      const offset = row + 1 + x * 4;
+      raw[offset] = (x * 255) / width;
+      raw[offset + 1] = (y * 255) / height;
+      raw[offset + 2] = 128;
+      raw[offset + 3] = 255;
+    }
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+interface RoundResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function loadRound(
+  url: (i: number) => string,
+  headers: (i: number) => Record<string, string>,
+): Promise<RoundResult> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let counter = 0;
+  const deadline = performance.now() + ROUND_MS;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) {
+        const i = counter++;
+        const t0 = performance.now();
+        const response = await fetch(url(i), { headers: headers(i) });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (response.status !== 200) failures++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    failures,
+  };
+}
+
+async function timeCalls(label: string, call: (i: number) => Promise<Response>, runs = 30): Promise<string> {
+  for (let i = 0; i < 3; i++) await (await call(i)).arrayBuffer();
+  const latencies: number[] = [];
+  let status = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const response = await call(i + 3);
+    await response.arrayBuffer();
+    latencies.push(performance.now() - t0);
+    status = response.status;
+  }
+  latencies.sort((a, b) => a - b);
+  return `${label.padEnd(44)} p50 ${percentile(latencies, 0.5).toFixed(1).padStart(7)} ms   p99 ${percentile(latencies, 0.99).toFixed(1).padStart(7)} ms   (status ${status})`;
+}
+
+async function main() {
+  if (!existsSync(BUILT_CONFIG)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+  const stateDir = mkdtempSync(join(tmpdir(), "portico-bench-"));
+  const originalConfig = readFileSync(BUILT_CONFIG, "utf8");
+  const built = JSON.parse(originalConfig) as { vars?: Record<string, string> };
+  built.vars = { ...built.vars, BENCH_ROUTES: "on" };
+  writeFileSync(BUILT_CONFIG, JSON.stringify(built));
+  let server: ReturnType<typeof spawn> | undefined;
+  try {
+    execFileSync(join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
+      stdio: "ignore",
+      env: { ...process.env, CI: "true" },
+    });
+    const { sql, keys } = seedSql(ACCOUNTS);
+    const seedFile = join(stateDir, "seed.sql");
+    writeFileSync(seedFile, sql);
+    execFileSync(
+      join(BIN, "wrangler"),
+      ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", seedFile],
+      { stdio: "ignore", env: { ...process.env, CI: "true" } },
+    );
+
+    server = spawn(join(BIN, "vite"), ["preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
+      env: { ...process.env, PORTICO_STATE_DIR: stateDir, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: "ignore",
+      detached: true,
+    });
+    const ready = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${BASE}/__bench/bare/colorconvert?hex=%23336699`)).ok) break;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > ready) throw new Error("the preview server did not start");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+
+    const key = (i: number) => keys[i % keys.length] ?? "";
+    const bare = () =>
+      loadRound(
+        () => `${BASE}/__bench/bare/colorconvert?hex=%23336699`,
+        () => ({}),
+      );
+    const gated = () =>
+      loadRound(
+        () => `${BASE}/api/v1/colorconvert?hex=%23336699`,
+        (i) => ({ "x-api-key": key(i) }),
+      );
+    // Warm both paths (isolates, key caches, Meter objects) before measuring.
+    await loadRound(
+      () => `${BASE}/__bench/bare/colorconvert?hex=%23336699`,
+      () => ({}),
+    );
+    await gated();
+
+    const bareRounds: RoundResult[] = [];
+    const gatedRounds: RoundResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRounds.push(await bare());
+      gatedRounds.push(await gated());
+    }
+    const summarise = (rounds: RoundResult[]) => ({
+      rps: rounds.reduce((sum, r) => sum + r.rps, 0) / rounds.length,
+      p50: rounds.reduce((sum, r) => sum + r.p50, 0) / rounds.length,
+      p99: rounds.reduce((sum, r) => sum + r.p99, 0) / rounds.length,
+      failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+      requests: rounds.reduce((sum, r) => sum + r.requests, 0),
+    });
+    const b = summarise(bareRounds);
+    const g = summarise(gatedRounds);
+    console.log(
+      `\nGateway cost: Color Converter, ${CONCURRENCY} concurrent, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s`,
+    );
+    console.log(
+      `  bare handler   ${b.rps.toFixed(0).padStart(6)} req/s   p50 ${b.p50.toFixed(2)} ms   p99 ${b.p99.toFixed(2)} ms   (${b.requests} requests, ${b.failures} not 200)`,
+    );
+    console.log(
+      `  via gateway    ${g.rps.toFixed(0).padStart(6)} req/s   p50 ${g.p50.toFixed(2)} ms   p99 ${g.p99.toFixed(2)} ms   (${g.requests} requests, ${g.failures} not 200)`,
+    );
+    console.log(`  ratio          ${(g.rps / b.rps).toFixed(2)} of the bare throughput (goal: at least 0.75)`);
+
+    const png = makePng(1024, 1024);
+    const post = (path: string, body: unknown) => (i: number) =>
+      fetch(`${BASE}${path}`, {
+        method: "POST",
+        headers: { "x-api-key": key(i + 1000), "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const upload = (path: string, fields: Record<string, string>) => (i: number) => {
+      const form = new FormData();
+      form.append("image", new Blob([png], { type: "image/png" }), "bench.png");
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return fetch(`${BASE}${path}`, { method: "POST", headers: { "x-api-key": key(i + 2000) }, body: form });
+    };
+    console.log("\np50 per API, typical input, sequential calls after 3 warm-ups");
+    console.log(
+      await timeCalls(
+        "qrcode: PNG of a URL",
+        post("/api/v1/qrcode", { text: "https://portico.dev/docs/api/qrcode", format: "png" }),
+      ),
+    );
+    console.log(await timeCalls("avatar: SVG", post("/api/v1/avatar", { seed: "portico", format: "svg" })));
+    console.log(
+      await timeCalls("avatar: PNG 256", post("/api/v1/avatar", { seed: "portico", format: "png", size: 256 })),
+    );
+    console.log(
+      await timeCalls(
+        "image-processing: 1024² grayscale+blur+resize",
+        upload("/api/v1/image-processing", {
+          operations: JSON.stringify([
+            { op: "grayscale" },
+            { op: "blur", radius: 2 },
+            { op: "resize", width: 512, height: 512, fit: "fill" },
+          ]),
+        }),
+      ),
+    );
+    console.log(
+      await timeCalls("image-color-picker: palette of 1024²", upload("/api/v1/image-color-picker", { count: "8" })),
+    );
+  } finally {
+    writeFileSync(BUILT_CONFIG, originalConfig);
+    if (server?.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+await main();
