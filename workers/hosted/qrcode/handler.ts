@@ -1,0 +1,59 @@
+import { renderSvgToPng } from "../_render/svg-to-png";
+import { binary, problemResult, type HandlerResult, type OperationContext } from "../definition";
+import { createQrMatrix, QrCapacityError, type QrMatrix } from "./engine";
+import { renderQrSvg } from "./render-svg";
+import type { QrCodeInput } from "./schema";
+
+/** Below this, antialiasing merges neighbouring modules and the PNG no longer scans. */
+const MIN_PIXELS_PER_MODULE = 2;
+
+export async function handleQrCode(
+  input: QrCodeInput,
+  ctx: Pick<OperationContext, "requestId">,
+): Promise<HandlerResult> {
+  if (input.background === input.foreground) {
+    return problemResult("invalid-input", "foreground and background must differ, or the code cannot be read.");
+  }
+  // A logo hides modules; only level H leaves enough redundancy to restore them.
+  const errorCorrection = input.logo ? "H" : input.errorCorrection;
+
+  let matrix: QrMatrix;
+  try {
+    matrix = createQrMatrix(input.text, errorCorrection);
+  } catch (error) {
+    if (error instanceof QrCapacityError) {
+      const hint = input.logo
+        ? " A logo forces level H, which holds the least; shorten the text or drop the logo."
+        : " Shorten the text or choose a lower level.";
+      return problemResult("invalid-input", error.message + hint);
+    }
+    console.error("qrcode: encoder failed", ctx.requestId, error);
+    return problemResult("engine-failed", "The QR code could not be encoded.");
+  }
+
+  const modulesAcross = matrix.size + 2 * input.margin;
+  if (input.format === "png" && input.size < modulesAcross * MIN_PIXELS_PER_MODULE) {
+    return problemResult(
+      "invalid-input",
+      `size ${input.size} px is too small for this code (${modulesAcross} modules across with the margin); use at least ${modulesAcross * MIN_PIXELS_PER_MODULE} px, a smaller margin, or shorter text.`,
+    );
+  }
+
+  const svg = renderQrSvg(matrix, {
+    size: input.size,
+    margin: input.margin,
+    foreground: input.foreground,
+    background: input.background,
+    dotStyle: input.dotStyle,
+    logo: input.logo ? { dataUrl: input.logo.dataUrl, marginPx: input.logoMargin } : undefined,
+  });
+  const headers = { "x-qr-version": String(matrix.version), "x-qr-error-correction": errorCorrection };
+  if (input.format === "svg") return binary(svg, "image/svg+xml", headers);
+  try {
+    return binary(await renderSvgToPng(svg, { width: input.size }), "image/png", headers);
+  } catch (error) {
+    // A logo resvg cannot decode is skipped, not thrown, so a throw here is the renderer's fault.
+    console.error("qrcode: resvg failed", ctx.requestId, error);
+    return problemResult("engine-failed", "The QR code could not be rendered to PNG.");
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * QR codes: `qrcode`'s encoder builds the module matrix, our own renderer draws it as SVG (dot
+ * styles, colours, a centred logo), and resvg turns that SVG into PNG. The spec-era
+ * `POST /api/qrcode` keeps working through `adaptLegacyQrCode`.
+ */
+import { defineOperation, type HostedApiDefinition } from "../definition";
+import { handleQrCode } from "./handler";
+import { adaptLegacyQrCode } from "./legacy";
+import { LOGO_MAX_BYTES } from "./logo";
+import { QR_SIZE, QR_TEXT_MAX, QrCodeInputSchema } from "./schema";
+
+export const definition: HostedApiDefinition = {
+  slug: "qrcode",
+  operations: [
+    defineOperation({
+      id: "createQrCode",
+      method: "POST",
+      path: "",
+      summary: "Create a QR code",
+      description: [
+        `Encodes \`text\` (1–${QR_TEXT_MAX} characters; fewer fit at higher error correction and with non-ASCII text) as a QR code that decodes back to exactly that text.`,
+        `\`size\` is ${QR_SIZE.min}–${QR_SIZE.max} px (default ${QR_SIZE.default}); a PNG needs at least 2 px per module, and a text too long for the size or level is answered with a 422 that says what fits.`,
+        `\`margin\` is the quiet zone in modules (0–20, default 4); \`errorCorrection\` L, M (default), Q or H.`,
+        `\`foreground\` and \`background\` are hex colours (\`background\` may be "transparent"); \`dotStyle\` is square, dots or rounded, and the finder and alignment patterns stay square so scanners lock on.`,
+        `\`logo\` is an optional data: URL (PNG, JPEG or SVG, at most ${LOGO_MAX_BYTES / 1024} KB) drawn centred on a white pad spanning at most 20% of the code's width; it forces error correction H. \`logoMargin\` sets the space around it in pixels.`,
+        `The response carries \`x-qr-version\` and \`x-qr-error-correction\` headers.`,
+      ].join(" "),
+      inputSource: "json",
+      input: QrCodeInputSchema,
+      output: {
+        kind: "binary",
+        mimeTypes: ["image/png", "image/svg+xml"],
+        description: "The QR code: PNG bytes (format png, the default) or SVG markup (format svg), size × size pixels.",
+      },
+      example: {
+        text: "https://portico.dev/docs/api/qrcode",
+        size: 300,
+        margin: 4,
+        errorCorrection: "M",
+        foreground: "#0f172a",
+        background: "#ffffff",
+        format: "png",
+        dotStyle: "rounded",
+      },
+      // A 200 KB logo is about 270 KB as base64, and more if percent-encoded.
+      maxBodyBytes: 512 * 1024,
+      handler: (input, ctx) => handleQrCode(input, ctx),
+    }),
+  ],
+  legacyRoutes: [{ method: "POST", path: "/api/qrcode", operationId: "createQrCode", adapt: adaptLegacyQrCode }],
+};

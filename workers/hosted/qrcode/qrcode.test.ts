@@ -1,0 +1,482 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createTestContext } from "../../../tests/hosted-context";
+import { decodePng, decodeQrPng, measureP50, parseXmlRoot, pixelAt, readPngSize } from "../_render/image-test-helpers";
+import { renderSvgToPng } from "../_render/svg-to-png";
+import type { HandlerResult, Operation } from "../definition";
+import { createQrMatrix } from "./engine";
+import { definition } from "./index";
+import { adaptLegacyQrCode } from "./legacy";
+import { LOGO_MAX_BYTES } from "./logo";
+import { logoPadModules } from "./render-svg";
+
+function operation(id: string): Operation {
+  const found = definition.operations.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return found;
+}
+
+const createQrCode = operation("createQrCode");
+const URL_TEXT = "https://portico.dev/docs/api/qrcode?utm_source=test&id=42";
+
+async function call(raw: unknown): Promise<HandlerResult> {
+  return createQrCode.handler(createQrCode.input.parse(raw), createTestContext());
+}
+
+async function binaryOf(raw: Record<string, unknown>): Promise<Extract<HandlerResult, { kind: "binary" }>> {
+  const result = await call(raw);
+  if (result.kind !== "binary") throw new Error(`expected an image, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+async function pngOf(raw: Record<string, unknown>): Promise<Uint8Array> {
+  const result = await binaryOf({ ...raw, format: "png" });
+  expect(result.contentType).toBe("image/png");
+  if (typeof result.body === "string") throw new Error("expected PNG bytes");
+  return result.body;
+}
+
+async function svgOf(raw: Record<string, unknown>): Promise<string> {
+  const result = await binaryOf({ ...raw, format: "svg" });
+  expect(result.contentType).toBe("image/svg+xml");
+  if (typeof result.body !== "string") throw new Error("expected SVG text");
+  return result.body;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="#e11d48"/></svg>';
+
+async function redPngLogo(): Promise<string> {
+  return `data:image/png;base64,${toBase64(await renderSvgToPng(LOGO_SVG))}`;
+}
+
+describe("qrcode decodes back to its text", () => {
+  it.each(["L", "M", "Q", "H"] as const)("PNG at error correction %s", async (level) => {
+    const result = await binaryOf({ text: URL_TEXT, errorCorrection: level, format: "png" });
+    expect(result.headers?.["x-qr-error-correction"]).toBe(level);
+    expect(decodeQrPng(result.body as Uint8Array)).toBe(URL_TEXT);
+  });
+
+  it.each(["square", "dots", "rounded"] as const)("PNG with %s modules", async (dotStyle) => {
+    expect(decodeQrPng(await pngOf({ text: URL_TEXT, dotStyle }))).toBe(URL_TEXT);
+  });
+
+  it("with colours, and the colours are the ones asked for", async () => {
+    const png = await pngOf({ text: URL_TEXT, foreground: "#1a237e", background: "#FFF59D", size: 330 });
+    expect(decodeQrPng(png)).toBe(URL_TEXT);
+    const image = decodePng(png);
+    expect(pixelAt(image, 0, 0)).toEqual([0xff, 0xf5, 0x9d, 255]);
+    // Two pixels inside the top-left finder's outer corner: square modules are drawn unantialiased.
+    const corner = finderCorner(png);
+    expect(pixelAt(image, corner + 2, corner + 2)).toEqual([0x1a, 0x23, 0x7e, 255]);
+  });
+
+  it("on a transparent background, which stays transparent", async () => {
+    const png = await pngOf({ text: URL_TEXT, background: "transparent" });
+    expect(pixelAt(decodePng(png), 0, 0)[3]).toBe(0);
+    expect(decodeQrPng(png)).toBe(URL_TEXT);
+  });
+
+  it.each(["square", "dots", "rounded"] as const)(
+    "with a PNG logo (%s), forcing level H and drawing the logo centred",
+    async (dotStyle) => {
+      const result = await binaryOf({
+        text: URL_TEXT,
+        errorCorrection: "L",
+        logo: await redPngLogo(),
+        dotStyle,
+        format: "png",
+        size: 400,
+      });
+      expect(result.headers?.["x-qr-error-correction"]).toBe("H");
+      const png = result.body as Uint8Array;
+      expect(decodeQrPng(png)).toBe(URL_TEXT);
+      const centre = pixelAt(decodePng(png), 200, 200);
+      expect(centre).toEqual([0xe1, 0x1d, 0x48, 255]);
+    },
+  );
+
+  it("with an SVG logo, percent-encoded", async () => {
+    const png = await pngOf({
+      text: URL_TEXT,
+      logo: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(LOGO_SVG)}`,
+      size: 400,
+    });
+    expect(decodeQrPng(png)).toBe(URL_TEXT);
+    expect(pixelAt(decodePng(png), 200, 200)).toEqual([0xe1, 0x1d, 0x48, 255]);
+  });
+
+  it("with a logo that is corrupt past its signature: resvg skips it and the code still decodes", async () => {
+    const corrupt = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      ...new TextEncoder().encode("garbage"),
+    ]);
+    const png = await pngOf({ text: URL_TEXT, logo: `data:image/png;base64,${toBase64(corrupt)}`, size: 400 });
+    expect(decodeQrPng(png)).toBe(URL_TEXT);
+    // The white pad is still drawn where the logo would be.
+    expect(pixelAt(decodePng(png), 200, 200)).toEqual([255, 255, 255, 255]);
+  });
+
+  it("the logo pad spans at most 20% of the symbol and sits on the module grid", () => {
+    for (let symbolSize = 21; symbolSize <= 177; symbolSize += 4) {
+      const pad = logoPadModules(symbolSize);
+      expect(pad.length / symbolSize).toBeLessThanOrEqual(0.2);
+      expect(Number.isInteger(pad.start)).toBe(true);
+      expect(pad.start * 2 + pad.length).toBe(symbolSize);
+    }
+  });
+
+  it("non-ASCII text", async () => {
+    const text = "Grüße aus Köln — 東京 ✓";
+    expect(decodeQrPng(await pngOf({ text, size: 400 }))).toBe(text);
+  });
+
+  it("a long text at a large size", async () => {
+    const text = "portico ".repeat(125).trim();
+    expect(decodeQrPng(await pngOf({ text, errorCorrection: "L", size: 1024, margin: 2 }))).toBe(text);
+  });
+
+  it("SVG output is well-formed, sized as asked, and renders to a code that decodes", async () => {
+    for (const dotStyle of ["square", "dots", "rounded"] as const) {
+      const svg = await svgOf({ text: URL_TEXT, size: 360, dotStyle, logo: await redPngLogo() });
+      const root = parseXmlRoot(svg);
+      expect(root.name).toBe("svg");
+      expect(root.attributes.width).toBe("360");
+      expect(root.attributes.height).toBe("360");
+      const png = await renderSvgToPng(svg);
+      expect(readPngSize(png)).toEqual({ width: 360, height: 360 });
+      expect(decodeQrPng(png)).toBe(URL_TEXT);
+    }
+  });
+
+  it("keeps the finder and alignment patterns square in the dots style, and draws other modules as dots", async () => {
+    const text = "https://portico.dev/q/0123456789";
+    const matrix = createQrMatrix(text, "M");
+    const margin = 4;
+    const modulePx = 10;
+    const size = (matrix.size + 2 * margin) * modulePx;
+    const images = {
+      dots: decodePng(await pngOf({ text, dotStyle: "dots", size, margin, errorCorrection: "M" })),
+      square: decodePng(await pngOf({ text, dotStyle: "square", size, margin, errorCorrection: "M" })),
+    };
+    const isDark = (pixel: number[]) => (pixel[0] ?? 255) < 128;
+    // The top-left finder's very first pixel is dark in both styles: it is a square ring.
+    const finderStart = margin * modulePx;
+    expect(isDark(pixelAt(images.dots, finderStart, finderStart))).toBe(true);
+    expect(isDark(pixelAt(images.square, finderStart, finderStart))).toBe(true);
+    // So is the bottom-right alignment pattern's corner (centre at size - 7, corner two modules up and left).
+    expect(matrix.version).toBeGreaterThanOrEqual(2);
+    const alignmentCorner = (margin + matrix.size - 9) * modulePx;
+    expect(isDark(pixelAt(images.dots, alignmentCorner, alignmentCorner))).toBe(true);
+    // A data module away from the finders: a dot leaves its corner light, a square fills it.
+    let found = false;
+    for (let row = 9; row < matrix.size - 9 && !found; row += 1) {
+      for (let column = 9; column < matrix.size - 9 && !found; column += 1) {
+        if (!matrix.isDark(row, column)) continue;
+        found = true;
+        const x = (margin + column) * modulePx;
+        const y = (margin + row) * modulePx;
+        expect(isDark(pixelAt(images.dots, x + 5, y + 5))).toBe(true);
+        expect(isDark(pixelAt(images.dots, x, y))).toBe(false);
+        expect(isDark(pixelAt(images.square, x, y))).toBe(true);
+      }
+    }
+    expect(found).toBe(true);
+  });
+
+  it("the documented example runs and decodes", async () => {
+    const example = createQrCode.example as { text: string };
+    const result = await call(example);
+    if (result.kind !== "binary" || typeof result.body === "string") throw new Error(JSON.stringify(result));
+    expect(decodeQrPng(result.body)).toBe(example.text);
+  });
+
+  it("the same input gives the same bytes, and a different text different ones", async () => {
+    const png = await pngOf({ text: URL_TEXT, dotStyle: "rounded" });
+    expect(png).toEqual(await pngOf({ text: URL_TEXT, dotStyle: "rounded" }));
+    expect(png).not.toEqual(await pngOf({ text: `${URL_TEXT}&v=2`, dotStyle: "rounded" }));
+  });
+
+  it("PNG has the requested dimensions", async () => {
+    for (const size of [64, 300, 2048]) {
+      expect(readPngSize(await pngOf({ text: "hi", size, margin: 1 }))).toEqual({ width: size, height: size });
+    }
+  });
+});
+
+/** Where the top-left finder starts, in pixels: the first dark pixel on the diagonal. */
+function finderCorner(png: Uint8Array): number {
+  const image = decodePng(png);
+  let offset = 0;
+  while (offset < image.width && (pixelAt(image, offset, offset)[0] ?? 255) >= 128) offset += 1;
+  return offset;
+}
+
+describe("qrcode answers bad requests with a problem", () => {
+  it("refuses a text too long for level H when a logo forces it", async () => {
+    const result = await call({ text: "x".repeat(2000), logo: await redPngLogo() });
+    expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });
+  });
+
+  it("refuses a text too long for any QR code", async () => {
+    const result = await call({ text: "€".repeat(1500), errorCorrection: "L" });
+    expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });
+  });
+
+  it("fits the byte-mode maximum at level L (version 40)", async () => {
+    const result = await binaryOf({ text: "x".repeat(2953), errorCorrection: "L", format: "svg" });
+    expect(result.headers?.["x-qr-version"]).toBe("40");
+  });
+
+  it("refuses a PNG too small to hold its modules", async () => {
+    const result = await call({ text: "x".repeat(1000), size: 64 });
+    expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });
+  });
+
+  it("refuses the same foreground and background", async () => {
+    const result = await call({ text: "hi", foreground: "#fff", background: "#FFFFFF" });
+    expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });
+  });
+});
+
+describe("qrcode input schema", () => {
+  const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const oversizedPng = new Uint8Array(LOGO_MAX_BYTES + 1);
+  oversizedPng.set(pngSignature);
+
+  it.each([
+    ["an empty text", { text: "" }],
+    ["an oversized text", { text: "x".repeat(2954) }],
+    ["a missing text", { text: undefined }],
+    ["a size below 64", { size: 63 }],
+    ["a size above 2048", { size: 2049 }],
+    ["a margin above 20", { margin: 21 }],
+    ["an unknown error correction level", { errorCorrection: "X" }],
+    ["a named foreground", { foreground: "red" }],
+    ["a short background", { background: "#12" }],
+    ["a legacy-only dot style", { dotStyle: "classy" }],
+    ["a logo that is plain text", { logo: `data:image/png;base64,${btoa("hello, not an image")}` }],
+    ["a logo that is a URL", { logo: "https://example.com/logo.png" }],
+    ["a logo of another type", { logo: `data:text/html;base64,${btoa("<script>alert(1)</script>")}` }],
+    [
+      "a JPEG labelled as PNG",
+      { logo: `data:image/png;base64,${toBase64(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]))}` },
+    ],
+    [
+      "an SVG logo with entities",
+      {
+        logo: `data:image/svg+xml;base64,${btoa('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>')}`,
+      },
+    ],
+    [
+      "an SVG logo that is not SVG",
+      { logo: `data:image/svg+xml,${encodeURIComponent("<html><body>hi</body></html>")}` },
+    ],
+    ["a logo over 200 KB", { logo: `data:image/png;base64,${toBase64(oversizedPng)}` }],
+    ["a logo with broken base64", { logo: "data:image/png;base64,iVBORw0KGgo!!!" }],
+    ["a logo margin out of range", { logoMargin: -1 }],
+  ])("refuses %s", (_name, raw) => {
+    expect(createQrCode.input.safeParse({ text: "hello", ...raw }).success).toBe(false);
+  });
+
+  it("accepts a PNG logo and normalises colours", async () => {
+    const parsed = createQrCode.input.parse({ text: "hello", logo: await redPngLogo(), foreground: "ABC" }) as {
+      foreground: string;
+      logo: { mimeType: string };
+    };
+    expect(parsed.foreground).toBe("#aabbcc");
+    expect(parsed.logo.mimeType).toBe("image/png");
+  });
+});
+
+describe("legacy POST /api/qrcode", () => {
+  it("is declared against createQrCode", () => {
+    expect(definition.legacyRoutes).toEqual([
+      expect.objectContaining({ method: "POST", path: "/api/qrcode", operationId: "createQrCode" }),
+    ]);
+  });
+
+  it("maps the qr-code-styling shape onto the new input", async () => {
+    const logo = await redPngLogo();
+    expect(
+      adaptLegacyQrCode({
+        text: URL_TEXT,
+        width: 320,
+        height: 320,
+        qrOptions: { errorCorrectionLevel: "Q" },
+        imageOptions: { margin: 6 },
+        dotsOptions: { color: "#123456", type: "extra-rounded" },
+        backgroundOptions: { color: "#fafafa" },
+        image: logo,
+      }),
+    ).toEqual({
+      text: URL_TEXT,
+      size: 320,
+      errorCorrection: "Q",
+      logoMargin: 6,
+      foreground: "#123456",
+      dotStyle: "rounded",
+      background: "#fafafa",
+      logo,
+    });
+  });
+
+  it.each([
+    ["square", "square"],
+    ["dots", "dots"],
+    ["rounded", "rounded"],
+    ["extra-rounded", "rounded"],
+    ["classy", "square"],
+    ["classy-rounded", "rounded"],
+  ])("maps dot type %s to %s", (type, dotStyle) => {
+    expect(adaptLegacyQrCode({ text: "x", dotsOptions: { type } }).dotStyle).toBe(dotStyle);
+  });
+
+  it("takes `logo` as well as `image`, `data` for `text`, and `height` when there is no width", () => {
+    expect(adaptLegacyQrCode({ data: "x", height: 200, logo: "data:..." })).toEqual({
+      text: "x",
+      size: 200,
+      logo: "data:...",
+    });
+  });
+
+  it("passes unknown values through so the schema refuses them", () => {
+    const adapted = adaptLegacyQrCode({ text: "x", dotsOptions: { type: "stars" }, qrOptions: "H" });
+    expect(adapted).toEqual({ text: "x", dotStyle: "stars" });
+    expect(createQrCode.input.safeParse(adapted).success).toBe(false);
+  });
+
+  it("produces a decodable QR code from the old shape, logo included", async () => {
+    const adapted = adaptLegacyQrCode({
+      text: URL_TEXT,
+      width: 360,
+      height: 360,
+      qrOptions: { errorCorrectionLevel: "M" },
+      imageOptions: { margin: 4 },
+      dotsOptions: { color: "#1e3a8a", type: "classy-rounded" },
+      backgroundOptions: { color: "#ffffff" },
+      image: await redPngLogo(),
+    });
+    const result = await call(adapted);
+    if (result.kind !== "binary") throw new Error(JSON.stringify(result));
+    expect(result.contentType).toBe("image/png");
+    expect(readPngSize(result.body as Uint8Array)).toEqual({ width: 360, height: 360 });
+    expect(decodeQrPng(result.body as Uint8Array)).toBe(URL_TEXT);
+  });
+});
+
+describe("qrcode properties", () => {
+  const hostileString = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme", maxLength: 300 }),
+    fc.constantFrom(
+      "<svg onload=alert(1)>",
+      '"/><script>',
+      "data:image/png;base64,",
+      "data:image/svg+xml,<svg/>",
+      "transparent",
+      "#000",
+    ),
+  );
+  const field = <T>(valid: fc.Arbitrary<T>) =>
+    fc.option(
+      fc.oneof(valid, hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.jsonValue()),
+      { nil: undefined },
+    );
+  const qrLike = fc.record(
+    {
+      text: field(fc.string({ minLength: 1, maxLength: 400, unit: "grapheme" })),
+      size: field(fc.integer({ min: 64, max: 512 })),
+      margin: field(fc.integer({ min: 0, max: 20 })),
+      errorCorrection: field(fc.constantFrom("L", "M", "Q", "H")),
+      foreground: field(fc.constantFrom("#000", "#123456", "ffffff")),
+      background: field(fc.constantFrom("transparent", "#fff", "#000000")),
+      format: field(fc.constantFrom("png", "svg")),
+      dotStyle: field(fc.constantFrom("square", "dots", "rounded")),
+      logo: field(
+        fc.constantFrom(
+          `data:image/svg+xml,${encodeURIComponent(LOGO_SVG)}`,
+          `data:image/svg+xml;base64,${btoa(LOGO_SVG)}`,
+        ),
+      ),
+      logoMargin: field(fc.integer({ min: 0, max: 200 })),
+    },
+    { requiredKeys: [] },
+  );
+
+  it("no JSON the schema accepts makes the handler throw, and every answer is an image or a problem", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(qrLike, fc.jsonValue(), fc.dictionary(hostileString, fc.jsonValue())), async (raw) => {
+        const parsed = createQrCode.input.safeParse(raw);
+        if (!parsed.success) return;
+        const result = await createQrCode.handler(parsed.data, createTestContext());
+        expect(["binary", "problem"]).toContain(result.kind);
+        if (result.kind === "problem") expect(result.type).toBe("invalid-input");
+        if (result.kind === "binary") expect(result.body.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("the legacy adapter never throws on hostile JSON objects", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom(
+            "text",
+            "data",
+            "width",
+            "height",
+            "qrOptions",
+            "imageOptions",
+            "dotsOptions",
+            "backgroundOptions",
+            "image",
+            "logo",
+            "format",
+          ),
+          fc.jsonValue(),
+        ),
+        (raw) => {
+          const adapted = adaptLegacyQrCode(raw);
+          expect(typeof adapted).toBe("object");
+          createQrCode.input.safeParse(adapted);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("any text that encodes decodes back exactly (PNG, square, level M)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 120, unit: "grapheme-ascii" }), async (text) => {
+        expect(decodeQrPng(await pngOf({ text, size: 400 }))).toBe(text);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe("qrcode timings", () => {
+  it("prints the warm p50 of a URL as PNG (300 px, 20 runs)", async () => {
+    let run = 0;
+    const png = await measureP50(() => call({ text: `${URL_TEXT}&run=${(run += 1)}`, format: "png" }));
+    console.log(`qrcode p50 (warm, 20 runs): png ${png.p50.toFixed(2)} ms (batches of ${png.batch})`);
+    // Far above what this machine measures, so only a real regression trips it.
+    expect(png.p50).toBeGreaterThan(0);
+    expect(png.p50).toBeLessThan(500);
+  });
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { HexColorSchema, HexOrTransparentSchema } from "../_render/color";
+import { LogoSchema } from "./logo";
+
+/** Byte-mode capacity of version 40 at level L; fewer fit at M, Q and H, and in UTF-8 beyond ASCII. */
+export const QR_TEXT_MAX = 2953;
+export const QR_SIZE = { min: 64, max: 2048, default: 300 } as const;
+
+export const QrCodeInputSchema = z.object({
+  text: z.string().min(1).max(QR_TEXT_MAX).describe("What the code holds: a URL, text, a vCard, Wi-Fi settings, …"),
+  size: z
+    .number()
+    .int()
+    .min(QR_SIZE.min)
+    .max(QR_SIZE.max)
+    .default(QR_SIZE.default)
+    .describe("Width and height in pixels."),
+  margin: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(4)
+    .describe("Quiet zone around the code, in modules (4 is the standard's minimum)."),
+  errorCorrection: z
+    .enum(["L", "M", "Q", "H"])
+    .default("M")
+    .describe("L 7%, M 15%, Q 25%, H 30% recoverable; H is forced when a logo is present."),
+  foreground: HexColorSchema.default("#000000"),
+  background: HexOrTransparentSchema.default("#ffffff"),
+  format: z.enum(["png", "svg"]).default("png"),
+  dotStyle: z
+    .enum(["square", "dots", "rounded"])
+    .default("square")
+    .describe("Finder and alignment patterns stay square in every style."),
+  logo: LogoSchema.optional(),
+  logoMargin: z
+    .number()
+    .int()
+    .min(0)
+    .max(200)
+    .optional()
+    .describe("Space between the logo and the edge of its white pad, in pixels; default a tenth of the pad."),
+});
+
+export type QrCodeInput = z.output<typeof QrCodeInputSchema>;
