@@ -1,0 +1,134 @@
+/**
+ * The country list shared by the phone-codes and location APIs, from world-countries (ODbL,
+ * which requires attribution to mledoze/countries). The package is one 1.4 MB JSON array
+ * (124 KB gzip once bundled, see docs/decisions/002-location-data.md), imported on the first
+ * request that needs it.
+ */
+import type { Country } from "world-countries";
+import { callingCodeDigits, describeCallingCode } from "./calling-code";
+import { lazy } from "./lazy";
+
+export interface CountryFacts {
+  name: { common: string; official: string };
+  cca2: string;
+  cca3: string;
+  capital: string[];
+  region: string;
+  subregion: string;
+  currencies: { code: string; name: string; symbol: string }[];
+  languages: { code: string; name: string }[];
+  /** "+44", "+1-684"; null for the two territories without one. */
+  callingCode: string | null;
+  latlng: [number, number];
+  flag: string;
+}
+
+interface IndexedCountry {
+  facts: CountryFacts;
+  /**
+   * The folded common name, for fragment searches. Official names are left out on purpose:
+   * "Independent State of Samoa" would make "ind" find Samoa next to India and Indonesia.
+   */
+  searchName: string;
+  /** Digit strings the country answers to in a calling-code search. */
+  callingCodes: readonly string[];
+}
+
+/** Lower case without diacritics, so "aland" finds "Åland Islands" and "curacao" "Curaçao". */
+export function foldText(value: string): string {
+  return value
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
+}
+
+function indexCountry(country: Country): IndexedCountry {
+  const callingCode = describeCallingCode(country.idd);
+  const facts: CountryFacts = {
+    name: { common: country.name.common, official: country.name.official },
+    cca2: country.cca2,
+    cca3: country.cca3,
+    capital: [...country.capital],
+    region: country.region,
+    subregion: country.subregion,
+    currencies: Object.entries(country.currencies).map(([code, currency]) => ({
+      code,
+      name: currency.name,
+      symbol: currency.symbol,
+    })),
+    languages: Object.entries(country.languages).map(([code, name]) => ({ code, name })),
+    callingCode: callingCode?.display ?? null,
+    latlng: [country.latlng[0], country.latlng[1]],
+    flag: country.flag,
+  };
+  return {
+    facts,
+    searchName: foldText(country.name.common),
+    callingCodes: callingCode?.matches ?? [],
+  };
+}
+
+const loadIndex = lazy(() =>
+  import("world-countries").then(({ default: countries }) =>
+    countries.map(indexCountry).sort((a, b) => a.facts.name.common.localeCompare(b.facts.name.common, "en")),
+  ),
+);
+
+export interface CountryFilter {
+  /** Terms that must all match: each the start of a word of the common name, or an exact alpha-2/alpha-3 code. */
+  nameOrCode?: readonly (string | undefined)[];
+  /** The start of a word of the common name. */
+  name?: string;
+  /** An exact alpha-2 or alpha-3 code. */
+  code?: string;
+  /** A region ("Asia") or subregion ("Southern Asia"), case-insensitive. */
+  region?: string;
+  /** "+1", "44", "+1-684", "1 201": a country code, a written code or a dial prefix. */
+  callingCode?: string;
+}
+
+function matchesCode(country: CountryFacts, code: string): boolean {
+  const upper = code.toUpperCase();
+  return country.cca2 === upper || country.cca3 === upper;
+}
+
+/**
+ * The fragment must start a word of the name ("kingdom", "united st", "ivoire"), as in an
+ * autocomplete: a bare substring would make "us" find Austria, Belarus and Cyprus, and "in"
+ * half the world.
+ */
+function matchesName(entry: IndexedCountry, fragment: string): boolean {
+  const name = entry.searchName;
+  const folded = foldText(fragment);
+  for (let at = name.indexOf(folded); at !== -1; at = name.indexOf(folded, at + 1)) {
+    if (at === 0 || !/[\p{L}\p{N}]/u.test(name.charAt(at - 1))) return true;
+  }
+  return false;
+}
+
+/** Countries matching every given filter, sorted by common name. Empty filters are ignored. */
+export async function findCountries(filter: CountryFilter): Promise<CountryFacts[]> {
+  const index = await loadIndex();
+  const terms = (filter.nameOrCode ?? []).flatMap((term) => (term?.trim() ? [term.trim()] : []));
+  const name = filter.name?.trim();
+  const code = filter.code?.trim();
+  const region = filter.region?.trim();
+  const callingCode = filter.callingCode?.trim() ? callingCodeDigits(filter.callingCode) : undefined;
+  return index
+    .filter(
+      (entry) =>
+        terms.every((term) => matchesCode(entry.facts, term) || matchesName(entry, term)) &&
+        (!name || matchesName(entry, name)) &&
+        (!code || matchesCode(entry.facts, code)) &&
+        (!region ||
+          [entry.facts.region, entry.facts.subregion].some((value) => foldText(value) === foldText(region))) &&
+        (callingCode === undefined || entry.callingCodes.includes(callingCode)),
+    )
+    .map((entry) => entry.facts);
+}
+
+/** The country with this alpha-2 or alpha-3 code, case-insensitive. */
+export async function findCountryByCode(code: string): Promise<CountryFacts | undefined> {
+  const index = await loadIndex();
+  return index.find((entry) => matchesCode(entry.facts, code.trim()))?.facts;
+}

@@ -1,0 +1,124 @@
+/**
+ * Location: countries (world-countries, with time zones from country-state-city), the states of
+ * a country, and the caller's own location from Cloudflare's edge. Cities are not served: their
+ * dataset does not fit in the Worker (docs/decisions/002-location-data.md).
+ */
+import { defineOperation, type HostedApiDefinition } from "../definition";
+import { handleCountryStates, handleListCountries, handleMyLocation } from "./handler";
+import {
+  CountriesSchema,
+  CountryStatesInputSchema,
+  CountryStatesSchema,
+  ListCountriesQuerySchema,
+  MyLocationInputSchema,
+  MyLocationSchema,
+} from "./schema";
+
+export const definition: HostedApiDefinition = {
+  slug: "location",
+  operations: [
+    defineOperation({
+      id: "listCountries",
+      method: "GET",
+      path: "/countries",
+      summary: "Countries, filtered by name, code, region or calling code",
+      description:
+        'Every filter is optional and all given ones must match: `name` is the start of a word of the common name (case and accents ignored: `kingdom`, `aland`), `code` an exact alpha-2 or alpha-3 code, `region` a region (Africa, Americas, Antarctic, Asia, Europe, Oceania) or subregion ("Southern Asia"), `callingCode` a calling code (`+91`, `+1-684`) or dial prefix. ' +
+        "Each record has the common and official names, codes, capitals, region, currencies, languages (ISO 639-3), calling code, time zones (IANA names with their standard UTC offset, not adjusted for daylight saving), a representative latitude/longitude and the flag emoji. Sorted by common name. " +
+        "Data: world-countries (ODbL) and country-state-city (time zones).",
+      inputSource: "query",
+      input: ListCountriesQuerySchema,
+      output: {
+        kind: "json",
+        schema: CountriesSchema,
+        example: {
+          data: [
+            {
+              name: { common: "India", official: "Republic of India" },
+              cca2: "IN",
+              cca3: "IND",
+              capital: ["New Delhi"],
+              region: "Asia",
+              subregion: "Southern Asia",
+              currencies: [{ code: "INR", name: "Indian rupee", symbol: "₹" }],
+              languages: [
+                { code: "eng", name: "English" },
+                { code: "hin", name: "Hindi" },
+                { code: "tam", name: "Tamil" },
+              ],
+              callingCode: "+91",
+              latlng: [20, 77],
+              flag: "🇮🇳",
+              timezones: [
+                { zone: "Asia/Kolkata", utcOffset: "UTC+05:30", abbreviation: "IST", name: "Indian Standard Time" },
+              ],
+            },
+          ],
+        },
+      },
+      example: { code: "IND" },
+      handler: handleListCountries,
+    }),
+    defineOperation({
+      id: "listCountryStates",
+      method: "GET",
+      path: "/countries/:code/states",
+      summary: "The states, provinces or regions of a country",
+      description:
+        '`code` is the country\'s alpha-2 or alpha-3 code, any case. Each subdivision has its code as the dataset gives it (mostly the ISO 3166-2 suffix, "KA" for IN-KA), its name and a representative latitude/longitude (null where the dataset has none). Sorted by name; a country without subdivisions answers an empty list, an unknown code 404. ' +
+        "Data: country-state-city.",
+      inputSource: "query",
+      input: CountryStatesInputSchema,
+      output: {
+        kind: "json",
+        schema: CountryStatesSchema,
+        example: {
+          country: { name: "Australia", cca2: "AU", cca3: "AUS" },
+          data: [
+            { code: "ACT", name: "Australian Capital Territory", latitude: -35.4734679, longitude: 149.0123679 },
+            { code: "NSW", name: "New South Wales", latitude: -31.2532183, longitude: 146.921099 },
+            { code: "NT", name: "Northern Territory", latitude: -19.4914108, longitude: 132.5509603 },
+            { code: "QLD", name: "Queensland", latitude: -20.9175738, longitude: 142.7027956 },
+            { code: "SA", name: "South Australia", latitude: -30.0002315, longitude: 136.2091547 },
+            { code: "TAS", name: "Tasmania", latitude: -41.4545196, longitude: 145.9706647 },
+            { code: "VIC", name: "Victoria", latitude: -36.4856423, longitude: 140.9779425 },
+            { code: "WA", name: "Western Australia", latitude: -27.6728168, longitude: 121.6283098 },
+          ],
+        },
+      },
+      example: { code: "AU" },
+      handler: handleCountryStates,
+    }),
+    defineOperation({
+      id: "getMyLocation",
+      method: "GET",
+      path: "/me",
+      summary: "Where the caller is, as Cloudflare's edge sees it",
+      description:
+        "Reads the location Cloudflare attaches to the request from the caller's IP address: country (alpha-2, with its name), region, city, postal code, latitude/longitude, IANA time zone and continent. " +
+        "Fields Cloudflare does not know are null. Where there is no edge data at all (local development) every field is null and `source` is `unknown`; nothing is guessed. " +
+        "A country of `T1` means the request came through Tor.",
+      inputSource: "query",
+      input: MyLocationInputSchema,
+      output: {
+        kind: "json",
+        schema: MyLocationSchema,
+        example: {
+          source: "cloudflare",
+          country: "IN",
+          countryName: "India",
+          region: "Karnataka",
+          regionCode: "KA",
+          city: "Bengaluru",
+          postalCode: "560001",
+          latitude: 12.9716,
+          longitude: 77.5946,
+          timezone: "Asia/Kolkata",
+          continent: "AS",
+        },
+      },
+      example: {},
+      handler: handleMyLocation,
+    }),
+  ],
+};

@@ -1,0 +1,208 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createTestContext } from "../../../tests/hosted-context";
+import {
+  callOperation,
+  expectExampleIsReal,
+  expectJson,
+  expectNeverThrows,
+  expectProblem,
+  findOperation,
+} from "../_data/operation-test-helpers";
+import { definition } from "./index";
+import type { CountryRecord, CountryStates, MyLocation } from "./schema";
+
+const listCountries = findOperation(definition, "listCountries");
+const listCountryStates = findOperation(definition, "listCountryStates");
+const getMyLocation = findOperation(definition, "getMyLocation");
+
+async function countries(raw: Record<string, unknown>): Promise<CountryRecord[]> {
+  return (expectJson(await callOperation(listCountries, raw)) as { data: CountryRecord[] }).data;
+}
+
+async function states(code: string): Promise<CountryStates> {
+  return expectJson(await callOperation(listCountryStates, { code })) as CountryStates;
+}
+
+/** A request as Cloudflare's edge hands it over, with `cf` filled in. */
+function requestFrom(cf: Record<string, string>): Request {
+  return new Request("https://portico.test/api/v1/location/me", { cf } as RequestInit);
+}
+
+async function locate(request?: Request): Promise<MyLocation> {
+  return expectJson(await callOperation(getMyLocation, {}, createTestContext({ request }))) as MyLocation;
+}
+
+describe("location: countries", () => {
+  it.each(["IN", "in", "IND", "ind"])("%s is India, with every field of the record", async (code) => {
+    const [india, ...others] = await countries({ code });
+    expect(others).toEqual([]);
+    expect(india).toMatchObject({
+      name: { common: "India", official: "Republic of India" },
+      cca2: "IN",
+      cca3: "IND",
+      capital: ["New Delhi"],
+      region: "Asia",
+      subregion: "Southern Asia",
+      callingCode: "+91",
+      flag: "🇮🇳",
+    });
+    expect(india?.currencies.map((currency) => currency.code)).toEqual(["INR"]);
+    expect(india?.languages.map((language) => language.name)).toContain("Hindi");
+    expect(india?.timezones.map((timezone) => timezone.zone)).toEqual(["Asia/Kolkata"]);
+    expect(india?.latlng).toEqual([20, 77]);
+  });
+
+  it("gives the United States its several time zones", async () => {
+    const [us] = await countries({ code: "US" });
+    expect(us?.timezones.map((timezone) => timezone.zone)).toEqual(
+      expect.arrayContaining(["America/New_York", "America/Los_Angeles"]),
+    );
+  });
+
+  it("filters by region or subregion, case-insensitively", async () => {
+    const europe = await countries({ region: "europe" });
+    expect(europe.map((country) => country.cca2)).toEqual(expect.arrayContaining(["DE", "FR", "GB"]));
+    for (const country of europe) expect(country.region).toBe("Europe");
+    expect((await countries({ region: "Southern Asia" })).map((country) => country.cca2)).toContain("IN");
+  });
+
+  it("filters by calling code and by the start of a name word, all filters together", async () => {
+    expect((await countries({ callingCode: "+44" })).map((country) => country.cca2)).toEqual(["GG", "IM", "JE", "GB"]);
+    expect((await countries({ name: "united", region: "Europe" })).map((country) => country.cca2)).toEqual(["GB"]);
+  });
+
+  it("answers every country, sorted by name, without filters", async () => {
+    const all = await countries({});
+    expect(all).toHaveLength(250);
+    const names = all.map((country) => country.name.common);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "en")));
+  });
+
+  it("answers an empty list for a code no country has", async () => {
+    expect(await countries({ code: "ZZ" })).toEqual([]);
+  });
+
+  it.each([{ code: "INDIA" }, { code: "1N" }, { callingCode: "plus one" }])("the schema refuses %j", (raw) => {
+    expect(listCountries.input.safeParse(raw).success).toBe(false);
+  });
+});
+
+describe("location: states", () => {
+  it("the states of India include Karnataka (KA), each with coordinates", async () => {
+    const india = await states("IN");
+    expect(india.country).toEqual({ name: "India", cca2: "IN", cca3: "IND" });
+    expect(india.data).toContainEqual({ code: "KA", name: "Karnataka", latitude: 15.3172775, longitude: 75.7138884 });
+    expect(india.data.length).toBeGreaterThan(30);
+  });
+
+  it("takes the alpha-3 code in any case", async () => {
+    expect((await states("ind")).data).toEqual((await states("IN")).data);
+  });
+
+  it.each(["ZZ", "ZZZ"])("answers not-found for the unknown code %s", async (code) => {
+    expect(expectProblem(await callOperation(listCountryStates, { code }), "not-found")).toContain(code);
+  });
+});
+
+describe("location: the caller's own location", () => {
+  it("reports unknown, with nothing invented, when the request has no cf (local development)", async () => {
+    expect(await locate()).toEqual({
+      source: "unknown",
+      country: null,
+      countryName: null,
+      region: null,
+      regionCode: null,
+      city: null,
+      postalCode: null,
+      latitude: null,
+      longitude: null,
+      timezone: null,
+      continent: null,
+    });
+  });
+
+  it("reads Cloudflare's geolocation and names the country", async () => {
+    const location = await locate(
+      requestFrom({
+        country: "GB",
+        city: "London",
+        latitude: "51.50853",
+        longitude: "-0.12574",
+        timezone: "Europe/London",
+      }),
+    );
+    expect(location).toMatchObject({
+      source: "cloudflare",
+      country: "GB",
+      countryName: "United Kingdom",
+      city: "London",
+      latitude: 51.50853,
+      longitude: -0.12574,
+      timezone: "Europe/London",
+      postalCode: null,
+    });
+  });
+
+  it("does not pass Cloudflare's XX (no country) off as a country", async () => {
+    expect(await locate(requestFrom({ country: "XX" }))).toMatchObject({ source: "unknown", country: null });
+  });
+
+  it("keeps Tor's T1 without inventing a country name", async () => {
+    expect(await locate(requestFrom({ country: "T1" }))).toMatchObject({
+      source: "cloudflare",
+      country: "T1",
+      countryName: null,
+    });
+  });
+});
+
+describe("location: properties", () => {
+  const text = fc.oneof(fc.string(), fc.constantFrom("in", "IND", "asia", "+1", "ÅLAND", "", " "));
+
+  it("listCountries never throws on arbitrary or hostile input", async () => {
+    await expectNeverThrows(listCountries, { name: text, code: text, region: text, callingCode: text });
+  });
+
+  it("listCountryStates never throws on arbitrary or hostile input", async () => {
+    await expectNeverThrows(listCountryStates, { code: fc.oneof(text, fc.stringMatching(/^[A-Za-z]{2,3}$/)) });
+  });
+
+  it("getMyLocation never throws, whatever cf holds", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom("country", "city", "latitude", "longitude", "region"), fc.string()),
+        async (cf) => {
+          const location = await locate(requestFrom(cf));
+          expect(["cloudflare", "unknown"]).toContain(location.source);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    await expectNeverThrows(getMyLocation, { anything: fc.jsonValue() });
+  });
+});
+
+describe("location: documentation", () => {
+  it.each([listCountries, listCountryStates])(
+    "$id's example output is what the example input produces",
+    async (operation) => {
+      await expectExampleIsReal(operation);
+    },
+  );
+
+  it("getMyLocation's example is what a request from Bengaluru produces", async () => {
+    const request = requestFrom({
+      country: "IN",
+      region: "Karnataka",
+      regionCode: "KA",
+      city: "Bengaluru",
+      postalCode: "560001",
+      latitude: "12.97160",
+      longitude: "77.59460",
+      timezone: "Asia/Kolkata",
+      continent: "AS",
+    });
+    await expectExampleIsReal(getMyLocation, createTestContext({ request }));
+  });
+});

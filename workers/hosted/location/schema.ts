@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+const FILTER_MAX = 80;
+
+/** Alpha-2 ("IN") or alpha-3 ("IND"), any case. */
+export const CountryCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2,3}$/, "an ISO 3166-1 alpha-2 or alpha-3 code, such as IN or IND");
+
+export const ListCountriesQuerySchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('the start of a word of the common name ("kingdom", "aland"); case and accents ignored'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^(?:[A-Za-z]{2,3})?$/, "an ISO 3166-1 alpha-2 or alpha-3 code, such as IN or IND")
+    .optional()
+    .describe("an exact alpha-2 or alpha-3 code"),
+  region: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('Africa, Americas, Antarctic, Asia, Europe, Oceania, or a subregion such as "Southern Asia"'),
+  callingCode: z
+    .string()
+    .trim()
+    .max(20, "at most 20 characters")
+    .regex(/^(?:\+?\d[\d\s-]*)?$/, "digits with an optional + and - or spaces, such as +1-684")
+    .optional()
+    .describe('"+91", "44", "+1-684" or a dial prefix such as "1 201"'),
+});
+
+export type ListCountriesQuery = z.infer<typeof ListCountriesQuerySchema>;
+
+export const CountryStatesInputSchema = z.object({
+  code: CountryCodeSchema.describe("the country's alpha-2 or alpha-3 code, any case"),
+});
+
+export type CountryStatesInput = z.infer<typeof CountryStatesInputSchema>;
+
+/** /me reads nothing from the caller but the request itself. */
+export const MyLocationInputSchema = z.object({});
+
+export type MyLocationInput = z.infer<typeof MyLocationInputSchema>;
+
+export const TimezoneSchema = z.object({
+  /** IANA zone name. */
+  zone: z.string(),
+  /** Standard-time offset ("UTC+05:30"), not adjusted for daylight saving. */
+  utcOffset: z.string(),
+  abbreviation: z.string(),
+  name: z.string(),
+});
+
+export const CountryRecordSchema = z.object({
+  name: z.object({ common: z.string(), official: z.string() }),
+  cca2: z.string().length(2),
+  cca3: z.string().length(3),
+  capital: z.array(z.string()),
+  region: z.string(),
+  subregion: z.string(),
+  currencies: z.array(z.object({ code: z.string(), name: z.string(), symbol: z.string() })),
+  /** ISO 639-3 codes with English names. */
+  languages: z.array(z.object({ code: z.string(), name: z.string() })),
+  callingCode: z.string().nullable(),
+  timezones: z.array(TimezoneSchema),
+  latlng: z.tuple([z.number(), z.number()]),
+  flag: z.string(),
+});
+
+export type CountryRecord = z.infer<typeof CountryRecordSchema>;
+
+export const CountriesSchema = z.object({ data: z.array(CountryRecordSchema) });
+
+export const StateSchema = z.object({
+  /** The subdivision part of the ISO 3166-2 code ("KA" of IN-KA), as the dataset has it. */
+  code: z.string(),
+  name: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+
+export const CountryStatesSchema = z.object({
+  country: z.object({ name: z.string(), cca2: z.string(), cca3: z.string() }),
+  data: z.array(StateSchema),
+});
+
+export type CountryStates = z.infer<typeof CountryStatesSchema>;
+
+export const MyLocationSchema = z.object({
+  /** "cloudflare" when the edge supplied the location; "unknown" when it did not (local development). */
+  source: z.enum(["cloudflare", "unknown"]),
+  /** ISO alpha-2; "T1" is Cloudflare's code for Tor. */
+  country: z.string().nullable(),
+  countryName: z.string().nullable(),
+  region: z.string().nullable(),
+  regionCode: z.string().nullable(),
+  city: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  timezone: z.string().nullable(),
+  continent: z.string().nullable(),
+});
+
+export type MyLocation = z.infer<typeof MyLocationSchema>;
