@@ -250,7 +250,7 @@ async function main() {
       });
     const upload = (path: string, fields: Record<string, string>) => (i: number) => {
       const form = new FormData();
-      form.append("image", new Blob([png], { type: "image/png" }), "bench.png");
+      form.append("image", new Blob([new Uint8Array(png)], { type: "image/png" }), "bench.png");
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
       return fetch(`${BASE}${path}`, { method: "POST", headers: { "x-api-key": key(i + 2000) }, body: form });
     };

@@ -5,7 +5,8 @@
  */
 import { crop, resize, SamplingFilter, type PhotonImage } from "@cf-wasm/photon/workerd";
 import { json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
-import { nearestCssName, toHex } from "../_image/color";
+import { toHex } from "../_image/color";
+import { describeColor } from "../colorconvert/convert-color";
 import { loadImage } from "../_image/input";
 import { quantize, mostCommonColor } from "./quantize";
 import type { ImageColorPickerInput, ImageColorPickerOutput } from "./schema";
@@ -75,7 +76,7 @@ export function describeColors(image: PhotonImage, count: number): HandlerResult
         g: Number.parseInt(hex.slice(3, 5), 16),
         b: Number.parseInt(hex.slice(5, 7), 16),
       };
-      return { hex, rgb, share: Math.round((pixelCount / pixels) * 10_000) / 10_000, name: nearestCssName(rgb) };
+      return { hex, rgb, share: Math.round((pixelCount / pixels) * 10_000) / 10_000, name: describeColor(rgb).name };
     });
   const edge = mostCommonColor(edgePixels(image));
   const body: ImageColorPickerOutput = {
