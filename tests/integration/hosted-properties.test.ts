@@ -41,7 +41,7 @@ function inputFor(example: unknown) {
 }
 
 function pathFor(slug: string, path: string, input: Record<string, unknown>): string {
-  return `/api/v1/${slug}${path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(input[name] ?? "x")))}`;
+  return `/api/v1/${slug}${path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(input[name] ?? "x").toWellFormed()))}`;
 }
 
 describe.each(

@@ -1,8 +1,20 @@
-import { findCountries, findCountryByCode, type CountryFacts } from "../_data/countries";
+import { findCountries, findCountryByCode, foldText, type CountryFacts } from "../_data/countries";
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { locateCaller } from "./caller-location";
-import type { CountryRecord, CountryStatesInput, ListCountriesQuery, MyLocationInput } from "./schema";
-import { statesOf, timezonesOf } from "./subdivisions";
+import { COUNTRIES_WITHOUT_CITY_DATA, hasCountryCities, listStateCities } from "./cities";
+import type {
+  City,
+  CountryRecord,
+  CountryStatesInput,
+  ListCountriesQuery,
+  MyLocationInput,
+  StateCities,
+  StateCitiesInput,
+} from "./schema";
+import { findState, statesOf, timezonesOf } from "./subdivisions";
+
+/** The order the states call uses (`localeCompare(…, "en")`), kept as one collator for speed. */
+const byName = new Intl.Collator("en");
 
 async function toRecord(country: CountryFacts): Promise<CountryRecord> {
   return { ...country, timezones: await timezonesOf(country.cca2) };
@@ -25,6 +37,43 @@ export async function handleCountryStates(input: CountryStatesInput, _ctx: Opera
     country: { name: country.name.common, cca2: country.cca2, cca3: country.cca3 },
     data: await statesOf(country.cca2),
   });
+}
+
+export async function handleStateCities(input: StateCitiesInput, ctx: OperationContext): Promise<HandlerResult> {
+  const country = await findCountryByCode(input.code);
+  if (!country) return problemResult("not-found", `No country has the code ${input.code.toUpperCase()}.`);
+  const state = await findState(country.cca2, input.state);
+  if (!state) {
+    return problemResult(
+      "not-found",
+      `${country.name.common} has no state with the code ${input.state.toUpperCase()}: GET /countries/${country.cca2}/states lists them.`,
+    );
+  }
+  const cities = await listStateCities(ctx.env.DB, country.cca2, state.code);
+  // An empty state is only an answer once the country's cities are known to be loaded;
+  // otherwise an unseeded database would pass off "no data" as "no cities".
+  if (
+    cities.length === 0 &&
+    !COUNTRIES_WITHOUT_CITY_DATA.has(country.cca2) &&
+    !(await hasCountryCities(ctx.env.DB, country.cca2))
+  ) {
+    return problemResult(
+      "engine-unavailable",
+      "City data is not loaded here: run npm run seed:cities (npm run seed:cities -- --remote --env production for the deployed database).",
+    );
+  }
+  const prefix = foldText(input.q ?? "");
+  const data: City[] = cities
+    .filter((city) => prefix === "" || foldText(city.name).startsWith(prefix))
+    // Canonically equivalent spellings collate equal; code-point order then keeps the answer stable.
+    .sort((a, b) => byName.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, input.limit);
+  const body: StateCities = {
+    country: { name: country.name.common, cca2: country.cca2, cca3: country.cca3 },
+    state: { code: state.code, name: state.name },
+    data,
+  };
+  return json(body);
 }
 
 export async function handleMyLocation(_input: MyLocationInput, ctx: OperationContext): Promise<HandlerResult> {

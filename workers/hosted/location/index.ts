@@ -1,17 +1,21 @@
 /**
  * Location: countries (world-countries, with time zones from country-state-city), the states of
- * a country, and the caller's own location from Cloudflare's edge. Cities are not served: their
- * dataset does not fit in the Worker (docs/decisions/002-location-data.md).
+ * a country, the cities of a state, and the caller's own location from Cloudflare's edge. Cities
+ * are read from D1, loaded by scripts/seed-cities.ts: their dataset does not fit in the Worker
+ * (docs/decisions/002-location-data.md).
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
-import { handleCountryStates, handleListCountries, handleMyLocation } from "./handler";
+import { handleCountryStates, handleListCountries, handleMyLocation, handleStateCities } from "./handler";
 import {
+  CITIES_LIMIT_MAX,
   CountriesSchema,
   CountryStatesInputSchema,
   CountryStatesSchema,
   ListCountriesQuerySchema,
   MyLocationInputSchema,
   MyLocationSchema,
+  StateCitiesInputSchema,
+  StateCitiesSchema,
 } from "./schema";
 
 export const definition: HostedApiDefinition = {
@@ -88,6 +92,36 @@ export const definition: HostedApiDefinition = {
       },
       example: { code: "AU" },
       handler: handleCountryStates,
+    }),
+    defineOperation({
+      id: "listStateCities",
+      method: "GET",
+      path: "/countries/:code/states/:state/cities",
+      summary: "The cities of a state",
+      description:
+        "`code` is the country's alpha-2 or alpha-3 code and `state` the state's code as `GET /countries/:code/states` lists it (\"KA\" for Karnataka), both in any case. " +
+        `Each city has its name and a representative latitude/longitude. Sorted by name; \`q\` keeps the names that start with it (case and accents ignored: \`eb\` finds Ébolowa), and \`limit\` (1 to ${CITIES_LIMIT_MAX}, default 500) caps the list. ` +
+        "An unknown country or state answers 404; a state the dataset lists without cities answers an empty list. " +
+        "Data: country-state-city, 148,038 cities in 192 countries.",
+      inputSource: "query",
+      input: StateCitiesInputSchema,
+      output: {
+        kind: "json",
+        schema: StateCitiesSchema,
+        example: {
+          country: { name: "India", cca2: "IN", cca3: "IND" },
+          state: { code: "KA", name: "Karnataka" },
+          data: [
+            { name: "Belagavi", latitude: 16.33333, longitude: 74.75 },
+            { name: "Belluru", latitude: 12.9814, longitude: 76.73308 },
+            { name: "Beltangadi", latitude: 13.98333, longitude: 75.3 },
+            { name: "Belur", latitude: 13.16558, longitude: 75.86519 },
+            { name: "Bengaluru", latitude: 12.97194, longitude: 77.59369 },
+          ],
+        },
+      },
+      example: { code: "IN", state: "KA", q: "be" },
+      handler: handleStateCities,
     }),
     defineOperation({
       id: "getMyLocation",

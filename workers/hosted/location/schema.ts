@@ -44,6 +44,37 @@ export const CountryStatesInputSchema = z.object({
 
 export type CountryStatesInput = z.infer<typeof CountryStatesInputSchema>;
 
+/**
+ * Keeps one answer near 60 KB of JSON. The largest state, England, has 2,919 cities; past the
+ * first thousand by name they are reached with `q`.
+ */
+export const CITIES_LIMIT_MAX = 1000;
+
+export const StateCitiesInputSchema = z.object({
+  code: CountryCodeSchema.describe("the country's alpha-2 or alpha-3 code, any case"),
+  state: z
+    .string()
+    .trim()
+    // The dataset's codes: letters and digits, two joined by a hyphen at most ("SH-AC"), 5 long at most.
+    .regex(/^[A-Za-z0-9]{1,6}(?:-[A-Za-z0-9]{1,6})?$/, "a state code as the states call lists it, such as KA")
+    .describe('the state\'s code as `GET /countries/:code/states` lists it ("KA" for Karnataka), any case'),
+  q: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('the start of the city\'s name ("beng"); case and accents ignored'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(CITIES_LIMIT_MAX)
+    .default(500)
+    .describe(`how many cities to answer, 1 to ${CITIES_LIMIT_MAX}; the first by name`),
+});
+
+export type StateCitiesInput = z.infer<typeof StateCitiesInputSchema>;
+
 /** /me reads nothing from the caller but the request itself. */
 export const MyLocationInputSchema = z.object({});
 
@@ -92,6 +123,22 @@ export const CountryStatesSchema = z.object({
 });
 
 export type CountryStates = z.infer<typeof CountryStatesSchema>;
+
+export const CitySchema = z.object({
+  name: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+});
+
+export type City = z.infer<typeof CitySchema>;
+
+export const StateCitiesSchema = z.object({
+  country: CountryStatesSchema.shape.country,
+  state: z.object({ code: z.string(), name: z.string() }),
+  data: z.array(CitySchema),
+});
+
+export type StateCities = z.infer<typeof StateCitiesSchema>;
 
 export const MyLocationSchema = z.object({
   /** "cloudflare" when the edge supplied the location; "unknown" when it did not (local development). */

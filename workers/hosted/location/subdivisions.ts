@@ -3,6 +3,7 @@
  * imported (117 KB and 13 KB gzip); its city module would pull in an 8 MB dataset, which does
  * not fit in the Worker (docs/decisions/002-location-data.md).
  */
+import type { IState } from "country-state-city/lib/interface";
 import { lazy } from "../_data/lazy";
 import type { CountryRecord, CountryStates } from "./schema";
 
@@ -16,16 +17,33 @@ function coordinate(value: string | null | undefined): number | null {
   return Number.isFinite(number) ? number : null;
 }
 
-export async function statesOf(cca2: string): Promise<CountryStates["data"]> {
+type State = CountryStates["data"][number];
+
+function toState(state: IState): State {
+  return {
+    code: state.isoCode,
+    name: state.name,
+    latitude: coordinate(state.latitude),
+    longitude: coordinate(state.longitude),
+  };
+}
+
+export async function statesOf(cca2: string): Promise<State[]> {
   const { getStatesOfCountry } = await loadStates();
   return getStatesOfCountry(cca2)
-    .map((state) => ({
-      code: state.isoCode,
-      name: state.name,
-      latitude: coordinate(state.latitude),
-      longitude: coordinate(state.longitude),
-    }))
+    .map(toState)
     .sort((a, b) => a.name.localeCompare(b.name, "en"));
+}
+
+/**
+ * The state of a country with this code, in any case (codes are unique within a country even
+ * ignoring case), as `statesOf` lists it; undefined when the country has none by that code.
+ */
+export async function findState(cca2: string, code: string): Promise<State | undefined> {
+  const upper = code.trim().toUpperCase();
+  const { getStatesOfCountry } = await loadStates();
+  const state = getStatesOfCountry(cca2).find((candidate) => candidate.isoCode.toUpperCase() === upper);
+  return state === undefined ? undefined : toState(state);
 }
 
 export async function timezonesOf(cca2: string): Promise<CountryRecord["timezones"]> {
