@@ -25,6 +25,11 @@ export default defineConfig(async () => {
     test: {
       include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
+      // One runner for all files. With a fresh runner per file, workerd (Nov 2026) drops the
+      // pool's WebSocket with 1009 "Message is too large" once a third runner loads the app's
+      // module graph, and every file after that fails. Tests make their own random data, so
+      // sharing storage between files changes nothing they assert.
+      isolate: false,
       // The first page request compiles the app inside the test run; later ones are fast.
       testTimeout: 60_000,
     },

@@ -23,6 +23,9 @@ export async function listUsersForAdmin(
   options: { search: string; now: number; limit?: number },
 ): Promise<AdminUserRow[]> {
   const monthStart = utcDay(Date.UTC(new Date(options.now).getUTCFullYear(), new Date(options.now).getUTCMonth(), 1));
+  // LIKE with the caller's text taken literally: its own %, _ and \ are escaped.
+  const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const limit = options.limit ?? 100;
   const { results } = await db
     .prepare(
       `SELECT u.id, u.email, u.name, u.plan_id, u.plan_expires_at, u.created_at,
@@ -32,7 +35,7 @@ export async function listUsersForAdmin(
          (SELECT MAX(last_used_at) FROM api_keys k WHERE k.user_id = u.id) AS last_call_at
        FROM users u WHERE u.email LIKE ? ESCAPE '\\' ORDER BY u.created_at DESC LIMIT ?`,
     )
-    .bind(monthStart, monthStart, `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, options.limit ?? 100)
+    .bind(monthStart, monthStart, pattern, limit)
     .all<{
       id: string;
       email: string;
@@ -45,16 +48,16 @@ export async function listUsersForAdmin(
       errors: number;
       last_call_at: number | null;
     }>();
-  const ids = results.map((row) => row.id);
-  const perApi = ids.length
-    ? await db
-        .prepare(
-          `SELECT user_id, api_slug, SUM(calls) AS calls, SUM(errors) AS errors FROM usage_daily
-           WHERE day >= ? AND user_id IN (${ids.map(() => "?").join(", ")}) GROUP BY user_id, api_slug ORDER BY calls DESC`,
-        )
-        .bind(monthStart, ...ids)
-        .all<{ user_id: string; api_slug: string; calls: number; errors: number }>()
-    : { results: [] };
+  // The same search again as a join, not an IN list: D1 binds at most 100 parameters.
+  const perApi = await db
+    .prepare(
+      `SELECT d.user_id, d.api_slug, SUM(d.calls) AS calls, SUM(d.errors) AS errors
+       FROM usage_daily d
+       JOIN (SELECT id FROM users WHERE email LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?) u ON u.id = d.user_id
+       WHERE d.day >= ? GROUP BY d.user_id, d.api_slug ORDER BY calls DESC`,
+    )
+    .bind(pattern, limit, monthStart)
+    .all<{ user_id: string; api_slug: string; calls: number; errors: number }>();
   return results.map((row) => ({
     id: row.id,
     email: row.email,
