@@ -2,7 +2,7 @@
  * The gateway: every hosted-API call passes here.
  *
  *   key -> plan policy -> Meter (burst, month, freemium cap) -> input (zod) -> handler
- *       -> response with rate-limit headers -> (after the response) Meter settle + usage rollup
+ *       -> response with rate-limit headers -> (after the response) refund a failure + usage rollup
  *
  * Only calls that reach the handler and answer 2xx count against the month; every other
  * answer is problem+json, and nothing a caller sends produces a 500.
@@ -196,24 +196,22 @@ export async function runOperation(
     );
   }
   const success = response.status >= 200 && response.status < 300;
-  c.executionCtx.waitUntil(
-    Promise.all([
-      meter.settle({
-        periodStart: policy.periodStart,
-        monthlyQuota: policy.monthlyQuota,
-        success,
-        countsFreemium: taken.countsFreemium,
-      }),
-      recordCall(c.env.DB, {
-        userId: record.userId,
-        keyId: record.keyId,
-        apiSlug: api.slug,
-        success,
-        latencyMs: Date.now() - started,
-        at: now,
-      }),
-    ]).catch((error: unknown) => console.error(`[${c.get("requestId")}] usage not recorded:`, error)),
-  );
+  // The Meter counted the call when it let it through; only a failure needs a second trip.
+  if (!success) {
+    c.executionCtx.waitUntil(
+      meter
+        .refund({ periodStart: policy.periodStart, countsFreemium: taken.countsFreemium, spentBonus: taken.spentBonus })
+        .catch((error: unknown) => console.error(`[${c.get("requestId")}] refund failed:`, error)),
+    );
+  }
+  recordCall(c.env.DB, (promise) => c.executionCtx.waitUntil(promise), {
+    userId: record.userId,
+    keyId: record.keyId,
+    apiSlug: api.slug,
+    success,
+    latencyMs: Date.now() - started,
+    at: now,
+  });
   return response;
 }
 

@@ -43,13 +43,19 @@ describe("Meter", () => {
     expect(later.burstRemaining).toBe(2);
   });
 
-  it("counts only settled successes against the month", async () => {
+  it("counts a call when it lets it through, and gives back a refunded failure", async () => {
     const stub = meter();
     const p = policy({ monthlyQuota: 3 });
     for (const success of [true, false, true]) {
       const taken = await stub.take({ ...p, now: p.now + 1_000 * (success ? 1 : 2) });
       expect(taken.ok).toBe(true);
-      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 3, success, countsFreemium: false });
+      if (!success && taken.ok) {
+        await stub.refund({
+          periodStart: MONTH_START,
+          countsFreemium: taken.countsFreemium,
+          spentBonus: taken.spentBonus,
+        });
+      }
     }
     const counts = await stub.peek({ ...p, now: NOW + 10_000 });
     expect(counts.used).toBe(2);
@@ -63,7 +69,6 @@ describe("Meter", () => {
       const taken = await stub.take(policy({ perSecond: 2, monthlyQuota: 200, freemiumCap: 50, now: NOW + i * 1_000 }));
       if (taken.ok) {
         succeeded++;
-        await stub.settle({ periodStart: MONTH_START, monthlyQuota: 200, success: true, countsFreemium: true });
       } else {
         expect(taken.limit).toBe("freemium");
         expect(taken.retryAfterSeconds).toBe(Math.ceil((MONTH_END - (NOW + i * 1_000)) / 1000));
@@ -80,7 +85,6 @@ describe("Meter", () => {
       policy({ perSecond: 2, monthlyQuota: 3, now, periodStart, periodEnd });
     for (let i = 0; i < 3; i++) {
       expect((await stub.take(p(NOW + i * 1_000))).ok).toBe(true);
-      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 3, success: true, countsFreemium: false });
     }
     const refused = await stub.take(p(NOW + 10_000));
     expect(refused).toMatchObject({ ok: false, limit: "monthly", monthlyRemaining: 0 });
@@ -96,10 +100,13 @@ describe("Meter", () => {
       const taken = await stub.take(p(i));
       if (!taken.ok) break;
       succeeded++;
-      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 2, success: true, countsFreemium: false });
+      expect(taken.spentBonus).toBe(i >= 2);
     }
     expect(succeeded).toBe(4);
-    // Next month: the quota again, but the bonus is spent.
+    // A refunded bonus call is a bonus call again.
+    await stub.refund({ periodStart: MONTH_START, countsFreemium: false, spentBonus: true });
+    expect((await stub.peek(p(10))).monthlyRemaining).toBe(1);
+    // Next month: the quota again, plus the one bonus call that was given back.
     const next = await stub.peek(
       policy({
         perSecond: 2,
@@ -110,7 +117,7 @@ describe("Meter", () => {
         periodEnd: Date.UTC(2027, 0, 1),
       }),
     );
-    expect(next.monthlyLimit).toBe(2);
+    expect(next.monthlyLimit).toBe(3);
   });
 
   it("keeps its counts across a restart of the object", async () => {
@@ -118,7 +125,6 @@ describe("Meter", () => {
     const stub = env.METER.get(env.METER.idFromName(id));
     for (let i = 0; i < 3; i++) {
       await stub.take(policy({ now: NOW + i * 1_000 }));
-      await stub.settle({ periodStart: MONTH_START, monthlyQuota: 50_000, success: true, countsFreemium: false });
     }
     await abortAllDurableObjects();
     const again = env.METER.get(env.METER.idFromName(id));

@@ -6,10 +6,11 @@
  * - The monthly quota for the current period, plus the one-time referral bonus once the quota
  *   is spent, and the Free plan's cap on freemium calls.
  *
- * Only successful calls count against the month: `take` reserves a call (a pending count, so
- * concurrent calls cannot overshoot), `settle` turns the reservation into a used call or lets
- * it go. Everything lives in the object's storage, so a restart loses nothing. The caller
- * passes `now`: the object has no clock of its own, and tests need no sleeping.
+ * Only successful calls count against the month: `take` counts a call when it lets it through
+ * (so concurrent calls can never overshoot), and the gateway `refund`s it when the answer is
+ * not a 2xx. The common case, a success, costs one round trip to the object. Everything lives
+ * in the object's storage, so a restart loses nothing. The caller passes `now`: the object
+ * has no clock of its own, and tests need no sleeping.
  *
  * Why not KV counters: KV has no atomic increment and allows one write a second per key.
  */
@@ -41,8 +42,15 @@ export interface MeterCounts {
 }
 
 export type TakeResult =
-  | ({ ok: true; countsFreemium: boolean } & MeterCounts)
+  | ({ ok: true; countsFreemium: boolean; spentBonus: boolean } & MeterCounts)
   | ({ ok: false; limit: LimitKind; retryAfterSeconds: number } & MeterCounts);
+
+/** What `refund` needs to undo one counted call. */
+export interface Refund {
+  periodStart: number;
+  countsFreemium: boolean;
+  spentBonus: boolean;
+}
 
 interface Bucket {
   tokens: number;
@@ -52,9 +60,7 @@ interface Bucket {
 interface PeriodCounts {
   start: number;
   used: number;
-  pending: number;
   freemiumUsed: number;
-  freemiumPending: number;
 }
 
 interface Bonus {
@@ -80,22 +86,27 @@ export class Meter extends DurableObject<Env> {
   private period(policy: MeterPolicy): PeriodCounts {
     const stored = this.read<PeriodCounts>("period");
     if (stored && stored.start === policy.periodStart) return stored;
-    return { start: policy.periodStart, used: 0, pending: 0, freemiumUsed: 0, freemiumPending: 0 };
+    return { start: policy.periodStart, used: 0, freemiumUsed: 0 };
+  }
+
+  private bonusUsed(): number {
+    return this.read<Bonus>("bonus")?.used ?? 0;
   }
 
   private counts(policy: MeterPolicy, bucket: Bucket, period: PeriodCounts): MeterCounts {
-    const bonusLeft = Math.max(0, policy.bonusGranted - (this.read<Bonus>("bonus")?.used ?? 0));
-    const monthlyLimit = policy.monthlyQuota + bonusLeft + Math.max(0, period.used - policy.monthlyQuota);
+    const bonusLeft = Math.max(0, policy.bonusGranted - this.bonusUsed());
+    const beyondQuota = Math.max(0, period.used - policy.monthlyQuota);
+    const monthlyLimit = policy.monthlyQuota + beyondQuota + bonusLeft;
     return {
       burstLimit: policy.perSecond,
       burstRemaining: Math.max(0, bucket.tokens),
       monthlyLimit,
-      monthlyRemaining: Math.max(0, monthlyLimit - period.used - period.pending),
+      monthlyRemaining: Math.max(0, monthlyLimit - period.used),
       monthlyResetSeconds: Math.max(0, Math.ceil((policy.periodEnd - policy.now) / 1000)),
     };
   }
 
-  /** Reserves one call, or says which limit stops it and for how long. */
+  /** Counts one call, or says which limit stops it and for how long. */
   take(policy: MeterPolicy): TakeResult {
     const bucket = this.refill(policy);
     const period = this.period(policy);
@@ -110,44 +121,36 @@ export class Meter extends DurableObject<Env> {
       return { ok: false, limit: "monthly", retryAfterSeconds: before.monthlyResetSeconds, ...before };
     }
     const countsFreemium = policy.freemiumCap !== null;
-    if (policy.freemiumCap !== null && period.freemiumUsed + period.freemiumPending >= policy.freemiumCap) {
+    if (policy.freemiumCap !== null && period.freemiumUsed >= policy.freemiumCap) {
       return { ok: false, limit: "freemium", retryAfterSeconds: before.monthlyResetSeconds, ...before };
     }
     const nextBucket = { tokens: bucket.tokens - 1, updatedAt: bucket.updatedAt };
     const nextPeriod = {
       ...period,
-      pending: period.pending + 1,
-      freemiumPending: period.freemiumPending + (countsFreemium ? 1 : 0),
+      used: period.used + 1,
+      freemiumUsed: period.freemiumUsed + (countsFreemium ? 1 : 0),
     };
+    // Past the month's quota, a call spends one of the account's bonus calls.
+    const spentBonus = nextPeriod.used > policy.monthlyQuota;
     this.ctx.storage.kv.put("bucket", nextBucket);
     this.ctx.storage.kv.put("period", nextPeriod);
-    return { ok: true, countsFreemium, ...this.counts(policy, nextBucket, nextPeriod) };
+    if (spentBonus) this.ctx.storage.kv.put("bonus", { used: this.bonusUsed() + 1 });
+    return { ok: true, countsFreemium, spentBonus, ...this.counts(policy, nextBucket, nextPeriod) };
   }
 
-  /**
-   * Ends a reservation: a success becomes a used call (spending bonus calls once the quota is
-   * gone); anything else frees it. A reservation from an earlier period just lapses.
-   */
-  settle(reservation: { periodStart: number; monthlyQuota: number; success: boolean; countsFreemium: boolean }): void {
+  /** Gives back a counted call whose answer was not a 2xx. A call from an earlier period just lapses. */
+  refund(refund: Refund): void {
     const period = this.read<PeriodCounts>("period");
-    if (!period || period.start !== reservation.periodStart) return;
-    const next: PeriodCounts = {
+    if (!period || period.start !== refund.periodStart) return;
+    this.ctx.storage.kv.put("period", {
       ...period,
-      pending: Math.max(0, period.pending - 1),
-      freemiumPending: Math.max(0, period.freemiumPending - (reservation.countsFreemium ? 1 : 0)),
-    };
-    if (reservation.success) {
-      next.used += 1;
-      if (reservation.countsFreemium) next.freemiumUsed += 1;
-      if (next.used > reservation.monthlyQuota) {
-        const bonus = this.read<Bonus>("bonus") ?? { used: 0 };
-        this.ctx.storage.kv.put("bonus", { used: bonus.used + 1 });
-      }
-    }
-    this.ctx.storage.kv.put("period", next);
+      used: Math.max(0, period.used - 1),
+      freemiumUsed: Math.max(0, period.freemiumUsed - (refund.countsFreemium ? 1 : 0)),
+    });
+    if (refund.spentBonus) this.ctx.storage.kv.put("bonus", { used: Math.max(0, this.bonusUsed() - 1) });
   }
 
-  /** What the dashboard and headers show without taking a call. */
+  /** What the headers show without counting a call. */
   peek(policy: MeterPolicy): MeterCounts & { used: number; freemiumUsed: number } {
     const period = this.period(policy);
     return {
