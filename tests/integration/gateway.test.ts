@@ -259,3 +259,71 @@ describe("URL shortener", () => {
     ).toBe(201);
   });
 });
+
+describe("gateway: plans and inputs of other APIs", () => {
+  it("refuses a premium API on the Free plan, naming the plans that include it", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await callHosted(SELF, "POST", "/api/v1/qrcode", { key, body: { text: "hello" } });
+    expect(response.status).toBe(403);
+    const body = await problemOf(response);
+    expect(body.type).toMatch(/plan-required$/);
+    expect(body.detail).toContain("Standard and Premium");
+  });
+
+  it.each([
+    "http://127.0.0.1/logo.png",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[::1]/x.png",
+    "http://localhost/x.png",
+  ])("refuses an image URL pointing at %s", async (url) => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await callHosted(SELF, "POST", "/api/v1/image-to-base64", { key, body: { url } });
+    expect(response.status).toBe(422);
+    expect((await problemOf(response)).detail).toMatch(/private address|not accepted/);
+  });
+
+  it("refuses an upload over the API's size limit with 413", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const form = new FormData();
+    form.append("image", new File([new Uint8Array(15 * 1024 * 1024)], "huge.png", { type: "image/png" }));
+    const response = await SELF.fetch("https://portico.test/api/v1/image-to-base64", {
+      method: "POST",
+      headers: { "x-api-key": key },
+      body: form,
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it("answers an API whose engine is not served here with 503, and a wrong method with 405", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const removebg = await callHosted(SELF, "POST", "/api/v1/removebg", { key, body: {} });
+    expect(removebg.status).toBe(503);
+    expect((await problemOf(removebg)).type).toMatch(/engine-unavailable$/);
+    expect((await callHosted(SELF, "DELETE", "/api/v1/qrcode", { key })).status).toBe(405);
+  });
+
+  it("serves older clients: X-Avatar-Key, POST /api/polyline with { success: 1, data }, and message in errors", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await callHosted(SELF, "POST", "/api/polyline", {
+      key,
+      keyHeader: "x-avatar-key",
+      body: { input: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", type: "decode" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: 1,
+      data: [
+        [38.5, -120.2],
+        [40.7, -120.95],
+        [43.252, -126.453],
+      ],
+    });
+    const bad = await callHosted(SELF, "POST", "/api/polyline", {
+      key,
+      keyHeader: "x-avatar-key",
+      body: { input: 5, type: "sideways" },
+    });
+    expect(bad.status).toBe(422);
+    expect((await bad.json<{ message: string }>()).message).toEqual(expect.any(String));
+  });
+});

@@ -2,10 +2,10 @@
  * Mounts every operation of every hosted API at `/api/v1/<slug><path>` (and under the
  * registry's older spellings), plus the legacy paths older clients call.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { ApiEnv } from "~workers/api/context";
 import { problem } from "~workers/api/problem";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
 import { runOperation } from "./gateway";
 
@@ -27,13 +27,20 @@ for (const definition of HOSTED_DEFINITIONS) {
   }
 }
 
-// An API in the registry whose engine is not mounted here answers that, rather than 404.
-gatewayApi.all("/v1/:slug/*", (c) => {
-  const api = findHostedApi(c.req.param("slug"));
-  if (!api) return problem(c, "not-found", `There is no API called ${c.req.param("slug")}. See /docs for the list.`);
+// Anything else under /v1: an unknown API, an API whose engine is not served here yet, or a
+// method the API does not have. Each gets its own problem, never a bare 404.
+const notRouted = (c: Context<ApiEnv>) => {
+  const slug = c.req.param("slug") ?? "";
+  const api = findHostedApi(slug);
+  if (!api) return problem(c, "not-found", `There is no API called ${slug}. See /docs for the list.`);
+  if (!findDefinition(api.slug)) {
+    return problem(c, "engine-unavailable", `${api.name} is not served in this environment yet.`, { api: api.slug });
+  }
   return problem(
     c,
     "method-not-allowed",
     `${api.name} has no ${c.req.method} ${new URL(c.req.url).pathname}. See /docs/api/${api.slug}.`,
   );
-});
+};
+gatewayApi.all("/v1/:slug", notRouted);
+gatewayApi.all("/v1/:slug/*", notRouted);
