@@ -6,6 +6,7 @@ export default [
   route("privacy-policy", "routes/privacy-policy/route.tsx"),
   route("docs", "routes/docs/route.tsx"),
   route("docs/api/:slug", "routes/docs-api/route.tsx"),
+  route("user/subscription", "routes/pricing/route.tsx"),
 
   // Accounts (public-only and public).
   route("user/authenticate", "routes/authenticate/route.tsx"),

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import { ContactMessageSchema, saveContactMessage } from "~workers/platform/contact";
+import { cachedCountryOf } from "~workers/platform/country";
 import { NewsletterEmailSchema, subscribeToNewsletter } from "~workers/platform/newsletter";
 import { clientAddress, hitThrottle, type ThrottleRule } from "~workers/platform/throttle";
 import type { ApiEnv } from "./context";
@@ -61,4 +62,9 @@ publicApi.get("/subscribe/newsletter", async (c) => {
   return result === "subscribed"
     ? c.json({ is_exist: true, message: "Subscribed." })
     : c.json({ is_exist: false, message: "This address is already subscribed." });
+});
+
+publicApi.get("/users/fetch/user-metadata", async (c) => {
+  const countryCode = await cachedCountryOf(c.req.raw, c.get("config"), c.env.CACHE);
+  return c.json({ countryCode });
 });

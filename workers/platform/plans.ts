@@ -107,3 +107,14 @@ export function currentPlanPeriod(user: { planId: PlanId; planExpiresAt: number 
     expiresAt: null,
   };
 }
+
+/**
+ * What a plan costs this buyer, in minor units of their currency: the table's price, less the
+ * referral discount for a referred user, rounded to the nearest minor unit. The server is the
+ * only place this is computed; the client never sends an amount.
+ */
+export function priceFor(planId: Exclude<PlanId, "free">, currency: "USD" | "INR", referred: boolean): number {
+  const plan = PLANS[planId];
+  const list = currency === "INR" ? plan.price.inrPaise : plan.price.usdCents;
+  return referred ? Math.round((list * (100 - REFERRAL_DISCOUNT_PERCENT)) / 100) : list;
+}
