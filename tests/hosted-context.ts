@@ -6,7 +6,8 @@
 import { env } from "cloudflare:test";
 import { readConfig } from "~workers/config";
 import { fetchGuarded } from "~workers/gateway/url-guard";
-import type { OperationContext } from "~workers/hosted/definition";
+import { expect } from "vitest";
+import type { HandlerResult, OperationContext } from "~workers/hosted/definition";
 import type { PlanId } from "~workers/platform/plans";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./fakes/network";
 
@@ -42,4 +43,28 @@ export function createTestContext(
         accept: fetchOptions?.accept,
       }),
   };
+}
+
+/** Parses raw input with the operation's schema (failing the test if it does not parse) and runs the handler. */
+export async function runParsed(
+  operation: {
+    input: {
+      safeParse(raw: unknown): { success: true; data: unknown } | { success: false; error: { message: string } };
+    };
+    handler(input: never, ctx: OperationContext): Promise<HandlerResult>;
+  },
+  raw: Record<string, unknown>,
+  ctx: OperationContext = createTestContext(),
+): Promise<HandlerResult> {
+  const parsed = operation.input.safeParse(raw);
+  if (!parsed.success) throw new Error(`input did not parse: ${parsed.error.message}`);
+  return operation.handler(parsed.data as never, ctx);
+}
+
+/** Asserts a handler answered a problem of this type (and, optionally, a detail matching). */
+export function expectProblem(result: HandlerResult, type: string, detail?: RegExp): void {
+  expect(result.kind).toBe("problem");
+  if (result.kind !== "problem") return;
+  expect(result.type).toBe(type);
+  if (detail) expect(result.detail).toMatch(detail);
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
 import { EXAMPLE_FRAMED_PNG } from "../_image/examples";
 import {
   asFile,
@@ -20,11 +20,8 @@ import { ImageColorPickerOutputSchema, MAX_COLORS, type ImageColorPickerOutput }
 
 const operation = definition.operations[0]!;
 
-async function run(raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> {
-  const parsed = operation.input.safeParse(raw);
-  if (!parsed.success) throw new Error(`input did not parse: ${parsed.error.message}`);
-  return operation.handler(parsed.data, ctx);
-}
+const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> =>
+  runParsed(operation, raw, ctx);
 
 /** The JSON body, checked against the documented output schema. */
 async function palette(raw: Record<string, unknown>, ctx = createTestContext()): Promise<ImageColorPickerOutput> {
@@ -32,13 +29,6 @@ async function palette(raw: Record<string, unknown>, ctx = createTestContext()):
   if (result.kind !== "json")
     throw new Error(`expected json, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
   return ImageColorPickerOutputSchema.parse(result.body);
-}
-
-function expectProblem(result: HandlerResult, type: string, detail?: RegExp) {
-  expect(result.kind).toBe("problem");
-  if (result.kind !== "problem") return;
-  expect(result.type).toBe(type);
-  if (detail) expect(result.detail).toMatch(detail);
 }
 
 const shareSum = (output: ImageColorPickerOutput) => output.palette.reduce((sum, swatch) => sum + swatch.share, 0);

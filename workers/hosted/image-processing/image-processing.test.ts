@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
 import { EXAMPLE_QUADRANTS_PNG } from "../_image/examples";
 import {
   asFile,
@@ -22,11 +22,8 @@ import { MAX_OPERATIONS, RESIZE_FITS } from "./schema";
 
 const operation = definition.operations[0]!;
 
-async function run(raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> {
-  const parsed = operation.input.safeParse(raw);
-  if (!parsed.success) throw new Error(`input did not parse: ${parsed.error.message}`);
-  return operation.handler(parsed.data, ctx);
-}
+const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> =>
+  runParsed(operation, raw, ctx);
 
 async function runToPixels(raw: Record<string, unknown>) {
   return decodePixels(binaryBody(await run(raw)));
@@ -34,13 +31,6 @@ async function runToPixels(raw: Record<string, unknown>) {
 
 const quadrants = makePng(4, 4, (x, y) => (y < 2 ? (x < 2 ? RED : GREEN) : x < 2 ? BLUE : WHITE_PIXEL));
 const redBlue = toDataUrl(makePng(2, 1, (x) => (x === 0 ? RED : BLUE)));
-
-function expectProblem(result: HandlerResult, type: string, detail?: RegExp) {
-  expect(result.kind).toBe("problem");
-  if (result.kind !== "problem") return;
-  expect(result.type).toBe(type);
-  if (detail) expect(result.detail).toMatch(detail);
-}
 
 describe("image-processing: the documented example", () => {
   it("has an example image made of the four quadrants it claims", () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
 import { base64ToBytes } from "../_image/base64";
 import {
   asFile,
@@ -23,24 +23,14 @@ import { ImageToBase64OutputSchema, type ImageToBase64Output } from "./schema";
 
 const operation = definition.operations[0]!;
 
-async function run(raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> {
-  const parsed = operation.input.safeParse(raw);
-  if (!parsed.success) throw new Error(`input did not parse: ${parsed.error.message}`);
-  return operation.handler(parsed.data, ctx);
-}
+const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> =>
+  runParsed(operation, raw, ctx);
 
 async function convert(raw: Record<string, unknown>, ctx = createTestContext()): Promise<ImageToBase64Output> {
   const result = await run(raw, ctx);
   if (result.kind !== "json")
     throw new Error(`expected json, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
   return ImageToBase64OutputSchema.parse(result.body);
-}
-
-function expectProblem(result: HandlerResult, type: string, detail?: RegExp) {
-  expect(result.kind).toBe("problem");
-  if (result.kind !== "problem") return;
-  expect(result.type).toBe(type);
-  if (detail) expect(result.detail).toMatch(detail);
 }
 
 /**

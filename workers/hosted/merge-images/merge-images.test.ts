@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
 import { EXAMPLE_BLUE_PNG, EXAMPLE_RED_PNG } from "../_image/examples";
 import {
   asFile,
@@ -20,20 +20,10 @@ import { LAYOUTS, MAX_IMAGES } from "./schema";
 
 const operation = definition.operations[0]!;
 
-async function run(raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> {
-  const parsed = operation.input.safeParse(raw);
-  if (!parsed.success) throw new Error(`input did not parse: ${parsed.error.message}`);
-  return operation.handler(parsed.data, ctx);
-}
+const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<HandlerResult> =>
+  runParsed(operation, raw, ctx);
 
 const runToPixels = async (raw: Record<string, unknown>) => decodePixels(binaryBody(await run(raw)));
-
-function expectProblem(result: HandlerResult, type: string, detail?: RegExp) {
-  expect(result.kind).toBe("problem");
-  if (result.kind !== "problem") return;
-  expect(result.type).toBe(type);
-  if (detail) expect(result.detail).toMatch(detail);
-}
 
 const red = { data: toDataUrl(solid(2, 2, RED)) };
 const blue = { data: toDataUrl(solid(2, 2, BLUE)) };
