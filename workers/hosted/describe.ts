@@ -55,7 +55,7 @@ function typeLabel(schema: JsonSchema): string {
 
 function describeSchema(schema: JsonSchema): string {
   const parts: string[] = [];
-  if (typeof schema.description === "string") parts.push(schema.description);
+  if (typeof schema.description === "string") parts.push(schema.description.replace(/\.$/, ""));
   if (schema.minimum !== undefined || schema.maximum !== undefined)
     parts.push(`range ${schema.minimum ?? "…"}–${schema.maximum ?? "…"}`);
   if (schema.minLength !== undefined || schema.maxLength !== undefined)

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
+import { InlineCode } from "~/components/inline-code";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import { SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
@@ -103,7 +104,9 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                 </h3>
                 <p className="mt-2 font-medium">{operation.summary}</p>
                 {operation.description && (
-                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{operation.description}</p>
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    <InlineCode text={operation.description} />
+                  </p>
                 )}
                 {operation.parameters.length > 0 && (
                   <div className="mt-4 overflow-x-auto">
@@ -140,7 +143,9 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                             <td className="py-2 pr-3">{parameter.location}</td>
                             <td className="py-2 pr-3 font-mono text-xs">{parameter.type}</td>
                             <td className="py-2 pr-3">{parameter.required ? "yes" : "no"}</td>
-                            <td className="py-2 text-slate-600 dark:text-slate-400">{parameter.description}</td>
+                            <td className="py-2 text-slate-600 dark:text-slate-400">
+                              <InlineCode text={parameter.description} />
+                            </td>
                           </tr>
                         ))}
                       </tbody>
