@@ -243,6 +243,10 @@ async function main() {
       `  via gateway    ${g.rps.toFixed(0).padStart(6)} req/s   p50 ${g.p50.toFixed(2)} ms   p99 ${g.p99.toFixed(2)} ms   (${g.requests} requests, ${g.failures} not 200)`,
     );
     console.log(`  ratio          ${(g.rps / b.rps).toFixed(2)} of the bare throughput (goal: at least 0.75)`);
+    if (g.failures > 0 || b.failures > 0) {
+      console.log("  WARNING: some answers were not 200, so these figures do not compare like with like.");
+      process.exitCode = 1;
+    }
 
     const png = makePng(1024, 1024);
     const post = (path: string, body: unknown) => (i: number) =>
