@@ -11,7 +11,8 @@ export default defineConfig({
     environment: "node",
     // One browser and one server on a 2-core machine: files run one after another.
     fileParallelism: false,
-    testTimeout: 30_000,
+    // A journey signs up, makes a key and visits several pages on a shared 2-core machine.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
   },
 });
