@@ -10,6 +10,7 @@ import { serveBenchRoute } from "./gateway/bench-route";
 import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
+import { serveFakePayPal } from "./providers/payments";
 
 // Durable Object classes must be exported from the main module.
 export { Meter } from "./gateway/meter";
@@ -29,9 +30,10 @@ export default {
       });
     }
     const config = readConfig(env);
-    // Development only: the fake identity provider and the bench route (production refuses both).
-    const fakeIdp = serveFakeIdp(config, env, request);
-    if (fakeIdp) return fakeIdp;
+    // Development only: the fake identity provider, the fake PayPal and the bench route
+    // (production configuration refuses all three).
+    const fake = serveFakeIdp(config, env, request) ?? serveFakePayPal(config, env, request);
+    if (fake) return fake;
     const bench = await serveBenchRoute(request, env, ctx, config);
     if (bench) return bench;
     const context = new RouterContextProvider();

@@ -11,6 +11,10 @@ const production = {
   MAIL_PROVIDER: "http",
   MAIL_API_URL: "https://api.resend.com/emails",
   MAIL_API_KEY: "re_key",
+  PAYPAL_PROVIDER: "live",
+  PAYPAL_BASE_URL: "https://api-m.paypal.com",
+  PAYPAL_CLIENT_ID: "client",
+  PAYPAL_CLIENT_SECRET: "secret",
 };
 
 describe("configuration", () => {
@@ -29,6 +33,7 @@ describe("configuration", () => {
     ["MAIL_PROVIDER", { MAIL_PROVIDER: "outbox" }],
     ["SESSION_SECRET", { SESSION_SECRET: env.SESSION_SECRET }],
     ["MAIL_API_URL", { MAIL_API_KEY: "" }],
+    ["PAYPAL_PROVIDER", { PAYPAL_PROVIDER: "fake" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });
     expect(parsed.success).toBe(false);

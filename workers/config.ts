@@ -32,6 +32,10 @@ const BaseSchema = z.object({
   MAIL_API_KEY: z.string().default(""),
   DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
   BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
+  PAYPAL_PROVIDER: z.enum(["fake", "live"]).default("fake"),
+  PAYPAL_BASE_URL: z.string().default(""),
+  PAYPAL_CLIENT_ID: z.string().default(""),
+  PAYPAL_CLIENT_SECRET: z.string().default(""),
 });
 
 export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
@@ -41,6 +45,9 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
+  if (config.PAYPAL_PROVIDER === "fake") refuse("PAYPAL_PROVIDER", "the fake PayPal is for development only");
+  if (config.PAYPAL_PROVIDER === "live" && (!config.PAYPAL_BASE_URL.startsWith("https://") || !config.PAYPAL_CLIENT_ID || !config.PAYPAL_CLIENT_SECRET))
+    refuse("PAYPAL_BASE_URL", "PayPal needs PAYPAL_BASE_URL (https), PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET");
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");
   if (config.MAIL_PROVIDER === "http" && (!config.MAIL_API_URL.startsWith("https://") || !config.MAIL_API_KEY))

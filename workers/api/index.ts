@@ -10,6 +10,7 @@ import { gatewayApi } from "~workers/gateway/routes";
 import { adminApi } from "./admin";
 import { aiApi } from "./ai";
 import { oidcApi } from "./oidc";
+import { paymentsApi } from "./payments";
 import { usersApi } from "./users";
 
 export const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
@@ -20,6 +21,7 @@ api.route("/", usersApi);
 api.route("/", oidcApi);
 api.route("/", aiApi);
 api.route("/", adminApi);
+api.route("/", paymentsApi);
 api.route("/", gatewayApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));

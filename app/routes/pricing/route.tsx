@@ -4,8 +4,8 @@
  * plan includes, and the contact boxes.
  */
 import { Check } from "lucide-react";
-import { useRef, useState } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { apiRequest } from "~/lib/api-client";
 import { titled } from "~/lib/page-meta";
@@ -112,6 +112,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [shownPlan, setShownPlan] = useState<(typeof plans)[number] | null>(null);
   const [buying, setBuying] = useState<PlanId | null>(null);
+  const navigate = useNavigate();
 
   const showApis = (plan: (typeof plans)[number]) => {
     setShownPlan(plan);
@@ -123,18 +124,41 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
     try {
       // The server prices the order; the client says only which plan.
       const provider = PROVIDER_BY_CURRENCY[currency];
-      await apiRequest(`/payments/${provider}/generate-session`, {
-        method: "POST",
-        options: { payment_type: planId },
-        credentials: true,
-        loader: true,
-      });
+      const answer = await apiRequest<{ response: { id: string; approve_url?: string | null } }>(
+        `/payments/${provider}/generate-session`,
+        { method: "POST", options: { payment_type: planId }, credentials: true, loader: true },
+      );
+      const approveUrl = answer?.response.approve_url;
+      if (!approveUrl) throw new Error("no approval page");
+      // The buyer approves on the provider's page, which sends them back here with ?token=.
+      const url = new URL(approveUrl, window.location.origin);
+      url.searchParams.set("return", "/user/subscription");
+      window.location.assign(url.toString());
     } catch {
       toast.error("Unable to process the payment. Please try again.");
-    } finally {
       setBuying(null);
     }
   };
+
+  // Back from approving: capture on the server, which activates the plan when PayPal confirms.
+  const [params, setParams] = useSearchParams();
+  const approvedOrder = params.get("token");
+  useEffect(() => {
+    if (!approvedOrder) return;
+    setParams({}, { replace: true });
+    apiRequest<{ plan: string }>("/payments/paypal/capture", {
+      method: "POST",
+      options: { orderID: approvedOrder },
+      credentials: true,
+      loader: true,
+    })
+      .then((answer) => {
+        if (!answer) return;
+        toast.success(`Payment received: your ${answer.plan} plan is active.`);
+        navigate("/user/dashboard");
+      })
+      .catch(() => toast.error("Unable to process the payment. Please try again."));
+  }, [approvedOrder, navigate, setParams]);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-12">

@@ -1,0 +1,136 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { approveFakeOrder } from "~workers/providers/paypal/fake";
+import { callApi, callHosted, cookieFrom, randomEmail, STRONG_PASSWORD } from "../factories";
+
+async function signUp(referralCode?: string) {
+  const email = randomEmail("buyer");
+  const response = await callApi(SELF, "POST", "/api/users/signup", {
+    body: { email, password: STRONG_PASSWORD, referralCode },
+  });
+  const body = await response.json<{ referralCode: string }>();
+  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+  return { cookie: cookieFrom(response), userId: user?.id ?? "", referralCode: body.referralCode };
+}
+
+async function startOrder(cookie: string, plan: "standard" | "premium") {
+  const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session", {
+    cookie,
+    body: { payment_type: plan, amount: 1 },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json<{ response: { id: string } }>()).response.id;
+}
+
+function capture(cookie: string, orderID: string) {
+  return callApi(SELF, "POST", "/api/payments/paypal/capture", { cookie, body: { orderID } });
+}
+
+async function paymentOf(orderId: string) {
+  return env.DB.prepare("SELECT status, amount_minor, currency, plan_id FROM payments WHERE provider_order_id = ?")
+    .bind(orderId)
+    .first<{ status: string; amount_minor: number; currency: string; plan_id: string }>();
+}
+
+async function planOf(userId: string) {
+  return env.DB.prepare("SELECT plan_id, plan_expires_at FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ plan_id: string; plan_expires_at: number | null }>();
+}
+
+describe("buying through PayPal (the local fake)", () => {
+  it.each([
+    ["standard", 900],
+    ["premium", 1_700],
+  ] as const)("creates a %s order at the server's price, whatever the client sends", async (plan, cents) => {
+    const { cookie } = await signUp();
+    const orderId = await startOrder(cookie, plan);
+    expect(await paymentOf(orderId)).toEqual({
+      status: "pending",
+      amount_minor: cents,
+      currency: "USD",
+      plan_id: plan,
+    });
+  });
+
+  it("gives a referred buyer 5% off", async () => {
+    const referrer = await signUp();
+    const { cookie } = await signUp(referrer.referralCode);
+    const orderId = await startOrder(cookie, "standard");
+    expect((await paymentOf(orderId))?.amount_minor).toBe(855);
+  });
+
+  it("activates the plan when the capture completes, and only once", async () => {
+    const { cookie, userId } = await signUp();
+    const orderId = await startOrder(cookie, "premium");
+    await approveFakeOrder(env.CACHE, orderId, "pay");
+    const first = await capture(cookie, orderId);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ success: 1, plan: "premium", alreadyPaid: false });
+    const plan = await planOf(userId);
+    expect(plan?.plan_id).toBe("premium");
+    const second = await capture(cookie, orderId);
+    expect(await second.json()).toMatchObject({ plan: "premium", alreadyPaid: true });
+    expect((await planOf(userId))?.plan_expires_at).toBe(plan?.plan_expires_at);
+    expect((await paymentOf(orderId))?.status).toBe("paid");
+  });
+
+  it("grants nothing when the card is declined", async () => {
+    const { cookie, userId } = await signUp();
+    const orderId = await startOrder(cookie, "standard");
+    await approveFakeOrder(env.CACHE, orderId, "decline");
+    const response = await capture(cookie, orderId);
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({
+      reason: "declined",
+      message: "Unable to process the payment. Please try again.",
+    });
+    expect((await planOf(userId))?.plan_id).toBe("free");
+    expect((await paymentOf(orderId))?.status).toBe("pending");
+  });
+
+  it("grants nothing when the captured amount differs from the server's price", async () => {
+    const { cookie, userId } = await signUp();
+    const orderId = await startOrder(cookie, "premium");
+    // Someone changed the order at the provider: make our record expect another amount.
+    await env.DB.prepare("UPDATE payments SET amount_minor = 100 WHERE provider_order_id = ?").bind(orderId).run();
+    await approveFakeOrder(env.CACHE, orderId, "pay");
+    const response = await capture(cookie, orderId);
+    expect(await response.json()).toMatchObject({ reason: "mismatch" });
+    expect((await planOf(userId))?.plan_id).toBe("free");
+  });
+
+  it("does not let one user capture another's order", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const orderId = await startOrder(alice.cookie, "standard");
+    await approveFakeOrder(env.CACHE, orderId, "pay");
+    expect((await capture(bob.cookie, orderId)).status).toBe(404);
+  });
+
+  it("shows the paid plan to the gateway at once", async () => {
+    const { cookie } = await signUp();
+    const created = await callApi(SELF, "POST", "/api/user/keys", { cookie, body: { name: "app" } });
+    const { key } = await created.json<{ key: string }>();
+    // Used once on Free, so the gateway has cached the key with its plan.
+    const before = await callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key });
+    expect(before.headers.get("ratelimit-policy")).toMatch(/"burst";q=2/);
+    const orderId = await startOrder(cookie, "standard");
+    await approveFakeOrder(env.CACHE, orderId, "pay");
+    await capture(cookie, orderId);
+    const after = await callHosted(SELF, "GET", "/api/v1/urlshortener/links", { key });
+    expect(after.headers.get("ratelimit-policy")).toMatch(/"burst";q=5/);
+  });
+
+  it("needs a signed-in user and a known plan", async () => {
+    expect(
+      (await callApi(SELF, "POST", "/api/payments/paypal/generate-session", { body: { payment_type: "standard" } }))
+        .status,
+    ).toBe(401);
+    const { cookie } = await signUp();
+    expect(
+      (await callApi(SELF, "POST", "/api/payments/paypal/generate-session", { cookie, body: { payment_type: "gold" } }))
+        .status,
+    ).toBe(422);
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The PayPal Orders v2 client: OAuth client-credentials token, create, capture and read an
+ * order. The same code runs against PayPal (sandbox or live) and against the local fake in
+ * `fake.ts`; only `baseUrl` and `fetch` differ. Every provider answer, including network
+ * failures and bodies we cannot read, comes back as a `PayPalResult`, never as an exception.
+ */
+import { z } from "zod";
+import type { PayPalAmount, PayPalClient, PayPalOrder, PayPalResult } from "./types";
+
+/** Renew a token this long before PayPal says it expires, so no call races its expiry. */
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
+
+type PayPalFailure = Extract<PayPalResult<never>, { ok: false }>;
+type TokenResult = { ok: true; accessToken: string } | PayPalFailure;
+
+interface CachedToken {
+  accessToken: string;
+  expiresAt: number;
+}
+
+// Module memory, keyed by base URL and client id: one isolate serves many requests, and a
+// token per request would hit PayPal's token endpoint on every checkout. Pending fetches are
+// shared too, so concurrent calls on a cold isolate ask for one token, not several.
+const tokenCache = new Map<string, CachedToken>();
+const pendingTokens = new Map<string, Promise<TokenResult>>();
+
+const TokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.number().int().nonnegative(),
+});
+
+/**
+ * PayPal writes USD values with two decimals, but the API accepts and may echo "9" or "9.5";
+ * normalise without floating point so callers can compare amounts as strings.
+ */
+const AmountSchema = z
+  .object({
+    // The interface only knows USD: an order in another currency is not one we made.
+    currency_code: z.literal("USD"),
+    value: z.string().regex(/^\d+(\.\d{1,2})?$/),
+  })
+  .transform(({ value }): PayPalAmount => {
+    const [whole = "0", fraction = ""] = value.split(".");
+    return { currency: "USD", value: `${whole}.${fraction.padEnd(2, "0")}` };
+  });
+
+const CaptureSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  amount: AmountSchema,
+  custom_id: z.string().optional(),
+});
+
+const OrderResponseSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  links: z.array(z.object({ href: z.string(), rel: z.string() })).optional(),
+  purchase_units: z
+    .array(
+      z.object({
+        custom_id: z.string().optional(),
+        amount: AmountSchema.optional(),
+        payments: z.object({ captures: z.array(CaptureSchema).optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+const ErrorResponseSchema = z.object({
+  name: z.string().optional(),
+  message: z.string().optional(),
+  debug_id: z.string().optional(),
+  details: z.array(z.object({ issue: z.string(), description: z.string().optional() })).optional(),
+});
+
+export function createPayPalClient(options: {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetch: typeof fetch;
+}): PayPalClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const { clientId, clientSecret } = options;
+  // A bare function, never `options.fetch(...)`: workerd throws "Illegal invocation" when the
+  // global fetch is called as a method of another object.
+  const doFetch = options.fetch;
+  const cacheKey = `${baseUrl}\n${clientId}`;
+
+  async function fetchToken(): Promise<TokenResult> {
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}/v1/oauth2/token`, {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+        },
+        body: new URLSearchParams({ grant_type: "client_credentials" }),
+      });
+    } catch (error) {
+      return unavailable(`token request failed: ${describeError(error)}`);
+    }
+    const payload = await readJson(response);
+    // Any token failure (bad credentials included) is "unavailable" to callers: there is
+    // nothing a buyer can do about it, and the detail carries what an operator needs.
+    if (!response.ok) return unavailable(`token request answered ${response.status}${errorSummary(payload)}`);
+    const parsed = TokenResponseSchema.safeParse(payload);
+    if (!parsed.success) return unavailable("token answer was not understood");
+    const accessToken = parsed.data.access_token;
+    tokenCache.set(cacheKey, {
+      accessToken,
+      expiresAt: Date.now() + parsed.data.expires_in * 1000 - TOKEN_REFRESH_MARGIN_MS,
+    });
+    return { ok: true, accessToken };
+  }
+
+  function getAccessToken(): Promise<TokenResult> {
+    const cached = tokenCache.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return Promise.resolve({ ok: true, accessToken: cached.accessToken });
+    const pending = pendingTokens.get(cacheKey);
+    if (pending) return pending;
+    const request = fetchToken().finally(() => pendingTokens.delete(cacheKey));
+    pendingTokens.set(cacheKey, request);
+    return request;
+  }
+
+  async function callOrders(
+    method: "GET" | "POST",
+    path: string,
+    extraHeaders: Record<string, string>,
+    body: unknown,
+    isRetry = false,
+  ): Promise<PayPalResult<PayPalOrder>> {
+    const token = await getAccessToken();
+    if (!token.ok) return token;
+
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token.accessToken}`,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...extraHeaders,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      return unavailable(`${method} ${path} failed: ${describeError(error)}`);
+    }
+
+    // A token can be revoked before its expiry (credentials rotated, PayPal-side reset):
+    // forget it and try once with a fresh one. Only once, so bad credentials cannot loop.
+    if (response.status === 401 && !isRetry) {
+      await response.body?.cancel();
+      if (tokenCache.get(cacheKey)?.accessToken === token.accessToken) tokenCache.delete(cacheKey);
+      return callOrders(method, path, extraHeaders, body, true);
+    }
+
+    const payload = await readJson(response);
+    if (response.ok) {
+      const parsed = OrderResponseSchema.safeParse(payload);
+      if (!parsed.success)
+        return unavailable(`${method} ${path} answered ${response.status} with an order we could not read`);
+      return { ok: true, value: toOrder(parsed.data) };
+    }
+    return mapError(response.status, payload, `${method} ${path}`);
+  }
+
+  return {
+    createOrder({ paymentId, amount, description }) {
+      return callOrders(
+        "POST",
+        "/v2/checkout/orders",
+        // PayPal-Request-Id makes a retried create return the first order instead of a second
+        // one; our payment id is exactly the identity of "this purchase attempt".
+        // return=representation: the default minimal answer carries no amount or custom_id.
+        { "paypal-request-id": paymentId, prefer: "return=representation" },
+        {
+          intent: "CAPTURE",
+          purchase_units: [
+            { amount: { currency_code: amount.currency, value: amount.value }, custom_id: paymentId, description },
+          ],
+        },
+      );
+    },
+    captureOrder({ orderId, requestId }) {
+      return callOrders(
+        "POST",
+        `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`,
+        { "paypal-request-id": requestId, prefer: "return=representation" },
+        {},
+      );
+    },
+    getOrder(orderId) {
+      return callOrders("GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`, {}, undefined);
+    },
+  };
+}
+
+function toOrder(order: z.infer<typeof OrderResponseSchema>): PayPalOrder {
+  const unit = order.purchase_units?.[0];
+  const capture = unit?.payments?.captures?.[0];
+  // "payer-action" replaces "approve" when the order is created with a payment_source.
+  const approve = order.links?.find((link) => link.rel === "approve" || link.rel === "payer-action");
+  return {
+    id: order.id,
+    status: order.status,
+    customId: unit?.custom_id ?? capture?.custom_id ?? null,
+    amount: unit?.amount ?? null,
+    capture: capture ? { id: capture.id, status: capture.status, amount: capture.amount } : null,
+    approveUrl: approve?.href ?? null,
+  };
+}
+
+function mapError(status: number, payload: unknown, what: string): PayPalFailure {
+  const parsed = ErrorResponseSchema.safeParse(payload);
+  const issue = parsed.success ? parsed.data.details?.[0]?.issue : undefined;
+  const detail = `${what} answered ${status}${errorSummary(payload)}`;
+  if (status === 422 && issue === "INSTRUMENT_DECLINED") return { ok: false, code: "instrument-declined", detail };
+  if (status === 422 && issue === "ORDER_ALREADY_CAPTURED") return { ok: false, code: "already-captured", detail };
+  if (status === 404) return { ok: false, code: "not-found", detail };
+  return unavailable(detail);
+}
+
+function errorSummary(payload: unknown): string {
+  const parsed = ErrorResponseSchema.safeParse(payload);
+  if (!parsed.success) return "";
+  const { name, details, debug_id: debugId } = parsed.data;
+  const parts = [details?.[0]?.issue ?? name, debugId ? `debug_id ${debugId}` : undefined].filter(Boolean);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+}
+
+/** The body as JSON, or undefined when it is empty, truncated or not JSON. */
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function unavailable(detail: string): PayPalFailure {
+  return { ok: false, code: "unavailable", detail };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
