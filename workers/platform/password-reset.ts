@@ -5,16 +5,13 @@
  */
 import type { MailProvider } from "~workers/providers/mail";
 import { setPassword } from "./accounts";
+import { escapeHtml } from "./html";
 import { sha256Hex } from "./ids";
 import { checkPasswordStrength, PASSWORD_MESSAGES } from "./passwords";
 import { toBase64Url } from "./signing";
 import { findUserRowByEmail } from "./users";
 
 export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 export async function requestPasswordReset(
   db: D1Database,

@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import type { CryptoKey, JWTPayload } from "jose";
 import { z } from "zod";
+import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 
 const SIGNING_KEY_KV_KEY = "fake-idp:signing-key";
 const CODE_KV_PREFIX = "fake-idp:code:";
@@ -301,48 +302,18 @@ async function sha256Base64Url(value: string): Promise<string> {
   return base64url.encode(new Uint8Array(digest));
 }
 
-const pageHeaders = {
-  // The page is self-contained: inline styles, no scripts, nothing from elsewhere.
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
-};
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
-
 const PAGE_STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-  main { width: min(26rem, calc(100vw - 2rem)); padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: 0.75rem; }
-  h1 { font-size: 1.25rem; margin: 0 0 0.25rem; }
-  .warning { margin: 0 0 1.5rem; color: #b45309; font-weight: 600; }
   .client { font-size: 0.875rem; opacity: 0.8; overflow-wrap: anywhere; }
   label { display: block; margin-bottom: 1rem; font-size: 0.9rem; }
   input[type="email"], input[type="text"] { display: block; width: 100%; box-sizing: border-box; margin-top: 0.25rem; padding: 0.5rem; font: inherit; border: 1px solid color-mix(in srgb, CanvasText 35%, transparent); border-radius: 0.375rem; background: Field; color: FieldText; }
   .check { display: flex; gap: 0.5rem; align-items: center; }
-  button { width: 100%; padding: 0.6rem; font: inherit; font-weight: 600; border: 0; border-radius: 0.375rem; background: #2563eb; color: white; cursor: pointer; }
+  button { background: #2563eb; color: white; }
   ul { padding-left: 1.25rem; }
 `;
+const pageHeaders = fakePageHeaders();
 
 function renderDocument(body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Fake identity provider — development only</title>
-<style>${PAGE_STYLE}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
+  return renderFakePage("Fake identity provider — development only", PAGE_STYLE, body);
 }
 
 function renderConsentPage(request: AuthorizationRequest, email: string, action: string): string {

@@ -13,6 +13,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
+import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 
 const ORDER_KV_PREFIX = "fake-paypal:order:";
 const REQUEST_ID_KV_PREFIX = "fake-paypal:request:";
@@ -376,50 +377,18 @@ function randomId(length: number): string {
   return id;
 }
 
-const pageHeaders = {
-  // The page is self-contained: inline styles, no scripts, nothing from elsewhere.
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-  "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
-};
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
-
 const PAGE_STYLE = `
-  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-  main { width: min(26rem, calc(100vw - 2rem)); padding: 2rem; border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: 0.75rem; }
-  h1 { font-size: 1.25rem; margin: 0 0 0.25rem; }
-  .warning { margin: 0 0 1.5rem; color: #b45309; font-weight: 600; }
   .amount { font-size: 2rem; font-weight: 700; margin: 0; }
   .description { overflow-wrap: anywhere; }
   .order { font-size: 0.8rem; opacity: 0.7; }
   .actions { display: grid; gap: 0.5rem; margin-top: 1.5rem; }
-  button { width: 100%; padding: 0.6rem; font: inherit; font-weight: 600; border: 0; border-radius: 0.375rem; cursor: pointer; }
   .pay { background: #ffc439; color: #111; }
   .decline { background: transparent; color: inherit; border: 1px solid color-mix(in srgb, CanvasText 35%, transparent); }
 `;
+const pageHeaders = fakePageHeaders("form-action 'self'");
 
 function renderDocument(body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Fake PayPal — development only</title>
-<style>${PAGE_STYLE}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
+  return renderFakePage("Fake PayPal — development only", PAGE_STYLE, body);
 }
 
 function renderApprovalPage(order: StoredOrder, action: string): string {
