@@ -10,6 +10,8 @@ import { serveBenchRoute } from "./gateway/bench-route";
 import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
+import { pruneExpiredSessions } from "./platform/sessions";
+import { pruneThrottleWindows } from "./platform/throttle";
 import { serveFakePayPal } from "./providers/payments";
 
 // Durable Object classes must be exported from the main module.
@@ -39,5 +41,13 @@ export default {
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
     return handlePage(request, context);
+  },
+
+  // Daily housekeeping (the cron in wrangler.toml): expired sessions and spent throttle windows.
+  async scheduled(controller, env) {
+    await Promise.all([
+      pruneExpiredSessions(env.DB, controller.scheduledTime),
+      pruneThrottleWindows(env.DB, controller.scheduledTime),
+    ]);
   },
 } satisfies ExportedHandler<Env>;
