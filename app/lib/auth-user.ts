@@ -34,9 +34,3 @@ export function readAuthUser(): AuthUser | null {
     return null;
   }
 }
-
-/** The user shown as signed in: a record that is present and current. */
-export function currentAuthUser(now: number = Date.now()): AuthUser | null {
-  const user = readAuthUser();
-  return isAuthUserCurrent(user, now) ? user : null;
-}

@@ -5,7 +5,7 @@
 import { Check, Copy, Gift, X } from "lucide-react";
 import { useRef, useState } from "react";
 import { apiRequest } from "~/lib/api-client";
-import { currentAuthUser } from "~/lib/auth-user";
+import { useViewer } from "~/root";
 
 type CodeState = { status: "loading" } | { status: "ready"; code: string } | { status: "missing" };
 
@@ -13,10 +13,11 @@ export function ReferEarn() {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [state, setState] = useState<CodeState>({ status: "loading" });
   const [copied, setCopied] = useState(false);
+  const signedIn = useViewer() !== null;
 
   const open = async () => {
     dialogRef.current?.showModal();
-    if (!currentAuthUser()) {
+    if (!signedIn) {
       setState({ status: "missing" });
       return;
     }

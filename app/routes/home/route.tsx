@@ -1,19 +1,15 @@
-import { useEffect, useState } from "react";
 import { Link, useRouteLoaderData } from "react-router";
-import { currentAuthUser } from "~/lib/auth-user";
 import { FAQ } from "~/lib/faq";
 import { SITE } from "~/lib/site";
-import type { loader as rootLoader } from "~/root";
+import { useViewer, type loader as rootLoader } from "~/root";
 import { Newsletter } from "./newsletter";
 import { ReferEarn } from "./refer-earn";
 import { ReportBugForm } from "./report-bug-form";
 import { ServicesCarousel } from "./services-carousel";
 
 function Hero() {
-  // Who is signed in is known only in the browser (spec §3 `auth_user`), so the server renders
-  // the visitor's button and the signed-in one replaces it after hydration.
-  const [signedIn, setSignedIn] = useState(false);
-  useEffect(() => setSignedIn(currentAuthUser() !== null), []);
+  // The server's session decides, so the right button is in the first HTML already.
+  const signedIn = useViewer() !== null;
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white dark:from-slate-900 dark:to-slate-950">
       <div className="mx-auto max-w-5xl px-4 py-20 text-center sm:py-28">
