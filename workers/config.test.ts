@@ -15,6 +15,11 @@ const production = {
   PAYPAL_BASE_URL: "https://api-m.paypal.com",
   PAYPAL_CLIENT_ID: "client",
   PAYPAL_CLIENT_SECRET: "secret",
+  CASHFREE_PROVIDER: "live",
+  CASHFREE_BASE_URL: "https://api.cashfree.com/pg",
+  CASHFREE_CLIENT_ID: "cf-client",
+  CASHFREE_CLIENT_SECRET: "cf-secret",
+  WEBHOOK_BASE_URL: "https://hooks.portico.dev",
 };
 
 describe("configuration", () => {
@@ -34,6 +39,9 @@ describe("configuration", () => {
     ["SESSION_SECRET", { SESSION_SECRET: env.SESSION_SECRET }],
     ["MAIL_API_URL", { MAIL_API_KEY: "" }],
     ["PAYPAL_PROVIDER", { PAYPAL_PROVIDER: "fake" }],
+    ["CASHFREE_PROVIDER", { CASHFREE_PROVIDER: "fake" }],
+    ["CASHFREE_BASE_URL", { CASHFREE_CLIENT_SECRET: "" }],
+    ["WEBHOOK_BASE_URL", { WEBHOOK_BASE_URL: "http://localhost:8787" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });
     expect(parsed.success).toBe(false);

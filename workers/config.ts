@@ -4,6 +4,7 @@
  * never be switched on by a deploy.
  */
 import { z } from "zod";
+import { checkProductionPayments, PaymentsConfigSchema } from "./providers/payments-config";
 
 const DEV_SESSION_SECRET = "development-only-session-secret-not-for-production";
 
@@ -17,26 +18,24 @@ const emailList = z
       .filter(Boolean),
   );
 
-const BaseSchema = z.object({
-  APP_ENV: z.enum(["development", "production"]),
-  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
-  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()),
-  PRIVILEGED_EMAILS: emailList,
-  OIDC_PROVIDER: z.enum(["fake", "google"]),
-  OIDC_ISSUER: z.string().default(""),
-  OIDC_CLIENT_ID: z.string().min(1),
-  OIDC_CLIENT_SECRET: z.string().min(1),
-  MAIL_PROVIDER: z.enum(["outbox", "http", "binding"]),
-  MAIL_FROM: z.string().min(3),
-  MAIL_API_URL: z.string().default(""),
-  MAIL_API_KEY: z.string().default(""),
-  DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
-  BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
-  PAYPAL_PROVIDER: z.enum(["fake", "live"]).default("fake"),
-  PAYPAL_BASE_URL: z.string().default(""),
-  PAYPAL_CLIENT_ID: z.string().default(""),
-  PAYPAL_CLIENT_SECRET: z.string().default(""),
-});
+const BaseSchema = z
+  .object({
+    APP_ENV: z.enum(["development", "production"]),
+    SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
+    ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()),
+    PRIVILEGED_EMAILS: emailList,
+    OIDC_PROVIDER: z.enum(["fake", "google"]),
+    OIDC_ISSUER: z.string().default(""),
+    OIDC_CLIENT_ID: z.string().min(1),
+    OIDC_CLIENT_SECRET: z.string().min(1),
+    MAIL_PROVIDER: z.enum(["outbox", "http", "binding"]),
+    MAIL_FROM: z.string().min(3),
+    MAIL_API_URL: z.string().default(""),
+    MAIL_API_KEY: z.string().default(""),
+    DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
+    BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
+  })
+  .extend(PaymentsConfigSchema.shape);
 
 export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.APP_ENV !== "production") return;
@@ -45,9 +44,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
-  if (config.PAYPAL_PROVIDER === "fake") refuse("PAYPAL_PROVIDER", "the fake PayPal is for development only");
-  if (config.PAYPAL_PROVIDER === "live" && (!config.PAYPAL_BASE_URL.startsWith("https://") || !config.PAYPAL_CLIENT_ID || !config.PAYPAL_CLIENT_SECRET))
-    refuse("PAYPAL_BASE_URL", "PayPal needs PAYPAL_BASE_URL (https), PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET");
+  checkProductionPayments(config, refuse);
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");
   if (config.MAIL_PROVIDER === "http" && (!config.MAIL_API_URL.startsWith("https://") || !config.MAIL_API_KEY))
