@@ -1,8 +1,9 @@
 /**
  * The PayPal Orders v2 client: OAuth client-credentials token, create, capture and read an
- * order. The same code runs against PayPal (sandbox or live) and against the local fake in
- * `fake.ts`; only `baseUrl` and `fetch` differ. Every provider answer, including network
- * failures and bodies we cannot read, comes back as a `PayPalResult`, never as an exception.
+ * order, and PayPal's webhook signature check. The same code runs against PayPal (sandbox or
+ * live) and against the local fake in `fake.ts`; only `baseUrl` and `fetch` differ. Every
+ * provider answer, including network failures and bodies we cannot read, comes back as a
+ * `PayPalResult`, never as an exception.
  */
 import { z } from "zod";
 import type { PayPalAmount, PayPalClient, PayPalOrder, PayPalResult } from "./types";
@@ -66,6 +67,17 @@ const OrderResponseSchema = z.object({
     .optional(),
 });
 
+const VerifyWebhookResponseSchema = z.object({ verification_status: z.enum(["SUCCESS", "FAILURE"]) });
+
+/** The headers PayPal signs a webhook with, and the verify API's names for them. */
+const WEBHOOK_HEADER_FIELDS = {
+  auth_algo: "paypal-auth-algo",
+  cert_url: "paypal-cert-url",
+  transmission_id: "paypal-transmission-id",
+  transmission_sig: "paypal-transmission-sig",
+  transmission_time: "paypal-transmission-time",
+} as const;
+
 const ErrorResponseSchema = z.object({
   name: z.string().optional(),
   message: z.string().optional(),
@@ -125,13 +137,16 @@ export function createPayPalClient(options: {
     return request;
   }
 
-  async function callOrders(
+  /** One authenticated call; `read` turns a 2xx body into the value, or undefined when it cannot. */
+  async function call<T>(
     method: "GET" | "POST",
     path: string,
     extraHeaders: Record<string, string>,
     body: unknown,
+    read: (payload: unknown) => T | undefined,
+    what: string,
     isRetry = false,
-  ): Promise<PayPalResult<PayPalOrder>> {
+  ): Promise<PayPalResult<T>> {
     const token = await getAccessToken();
     if (!token.ok) return token;
 
@@ -156,17 +171,26 @@ export function createPayPalClient(options: {
     if (response.status === 401 && !isRetry) {
       await response.body?.cancel();
       if (tokenCache.get(cacheKey)?.accessToken === token.accessToken) tokenCache.delete(cacheKey);
-      return callOrders(method, path, extraHeaders, body, true);
+      return call(method, path, extraHeaders, body, read, what, true);
     }
 
     const payload = await readJson(response);
     if (response.ok) {
-      const parsed = OrderResponseSchema.safeParse(payload);
-      if (!parsed.success)
-        return unavailable(`${method} ${path} answered ${response.status} with an order we could not read`);
-      return { ok: true, value: toOrder(parsed.data) };
+      const value = read(payload);
+      if (value === undefined)
+        return unavailable(`${method} ${path} answered ${response.status} with ${what} we could not read`);
+      return { ok: true, value };
     }
     return mapError(response.status, payload, `${method} ${path}`);
+  }
+
+  function callOrders(
+    method: "GET" | "POST",
+    path: string,
+    extraHeaders: Record<string, string>,
+    body: unknown,
+  ): Promise<PayPalResult<PayPalOrder>> {
+    return call(method, path, extraHeaders, body, readOrder, "an order");
   }
 
   return {
@@ -197,7 +221,40 @@ export function createPayPalClient(options: {
     getOrder(orderId) {
       return callOrders("GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`, {}, undefined);
     },
+    async verifyWebhookSignature({ headers, webhookId, rawBody }) {
+      const fields: Record<string, string> = {};
+      for (const [field, header] of Object.entries(WEBHOOK_HEADER_FIELDS)) {
+        const value = headers.get(header);
+        // Not something PayPal sent: nothing to ask PayPal about.
+        if (!value) return { ok: true, value: false };
+        fields[field] = value;
+      }
+      let event: unknown;
+      try {
+        event = JSON.parse(rawBody);
+      } catch {
+        return { ok: true, value: false };
+      }
+      // PayPal is handed the parsed event, not the bytes we received, so a body whose JSON does
+      // not survive a parse and re-serialise (spacing, "9.0" numbers) may answer FAILURE.
+      return call(
+        "POST",
+        "/v1/notifications/verify-webhook-signature",
+        {},
+        { ...fields, webhook_id: webhookId, webhook_event: event },
+        (payload) => {
+          const parsed = VerifyWebhookResponseSchema.safeParse(payload);
+          return parsed.success ? parsed.data.verification_status === "SUCCESS" : undefined;
+        },
+        "a verification status",
+      );
+    },
   };
+}
+
+function readOrder(payload: unknown): PayPalOrder | undefined {
+  const parsed = OrderResponseSchema.safeParse(payload);
+  return parsed.success ? toOrder(parsed.data) : undefined;
 }
 
 function toOrder(order: z.infer<typeof OrderResponseSchema>): PayPalOrder {

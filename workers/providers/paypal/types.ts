@@ -1,6 +1,7 @@
 /**
- * The PayPal Orders v2 calls Portico makes, as an interface: a real client over HTTPS in
- * production, the same client pointed at the local fake PayPal in development and tests.
+ * The PayPal calls Portico makes (Orders v2, and the webhook signature check), as an interface:
+ * a real client over HTTPS in production, the same client pointed at the local fake PayPal in
+ * development and tests.
  */
 export interface PayPalAmount {
   currency: "USD";
@@ -14,7 +15,11 @@ export interface PayPalOrder {
   status: string;
   customId: string | null;
   amount: PayPalAmount | null;
-  /** Present once captured: the first capture of the first purchase unit. */
+  /**
+   * Present once captured: the first capture of the first purchase unit. Its status is
+   * COMPLETED | PENDING | DECLINED | REFUNDED | PARTIALLY_REFUNDED; a refund changes it, not the
+   * order's status, which stays COMPLETED.
+   */
   capture: { id: string; status: string; amount: PayPalAmount } | null;
   approveUrl: string | null;
 }
@@ -31,4 +36,16 @@ export interface PayPalClient {
   }): Promise<PayPalResult<PayPalOrder>>;
   captureOrder(input: { orderId: string; requestId: string }): Promise<PayPalResult<PayPalOrder>>;
   getOrder(orderId: string): Promise<PayPalResult<PayPalOrder>>;
+  /**
+   * PayPal's own check of a webhook's signature (`POST /v1/notifications/verify-webhook-signature`),
+   * for PAYPAL_WEBHOOK_VERIFY=api: true when PayPal answers SUCCESS, false for FAILURE and for a
+   * delivery that lacks the `paypal-*` headers or whose body is not JSON.
+   */
+  verifyWebhookSignature(input: {
+    headers: Headers;
+    /** Our webhook subscription's id (PAYPAL_WEBHOOK_ID). */
+    webhookId: string;
+    /** The body exactly as received. */
+    rawBody: string;
+  }): Promise<PayPalResult<boolean>>;
 }
