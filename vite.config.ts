@@ -13,6 +13,8 @@ export default defineConfig({
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },
+      // The payment-webhook Worker runs beside the app, on the same local D1 and KV.
+      auxiliaryWorkers: [{ configPath: "./workers/webhooks/wrangler.toml" }],
       persistState: stateDir ? { path: stateDir } : true,
       ...(stateDir ? { inspectorPort: false as const } : {}),
     }),

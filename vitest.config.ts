@@ -7,15 +7,16 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vitest/config";
+import { webhookWorkerOptions } from "./tests/setup/webhook-worker.ts";
 
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations("migrations");
+  const [migrations, webhookWorker] = await Promise.all([readD1Migrations("migrations"), webhookWorkerOptions()]);
   return {
     plugins: [
       cloudflareTest({
         main: "./workers/app.ts",
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations }, workers: [webhookWorker] },
       }),
       // Page requests need React Router's server build, which its plugin provides.
       tailwindcss(),

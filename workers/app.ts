@@ -12,7 +12,7 @@ import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
 import { pruneExpiredSessions } from "./platform/sessions";
 import { pruneThrottleWindows } from "./platform/throttle";
-import { serveFakePayPal } from "./providers/payments";
+import { deliveryThrough, serveFakePaymentProvider } from "./providers/payments";
 
 // Durable Object classes must be exported from the main module.
 export { Meter } from "./gateway/meter";
@@ -32,9 +32,16 @@ export default {
       });
     }
     const config = readConfig(env);
-    // Development only: the fake identity provider, the fake PayPal and the bench route
-    // (production configuration refuses all three).
-    const fake = serveFakeIdp(config, env, request) ?? serveFakePayPal(config, env, request);
+    // Development only: the fake identity provider, the fake payment providers and the bench
+    // route (production configuration refuses them all).
+    const fake =
+      serveFakeIdp(config, env, request) ??
+      serveFakePaymentProvider(
+        config,
+        env.CACHE,
+        request,
+        deliveryThrough(env.WEBHOOKS, (p) => ctx.waitUntil(p)),
+      );
     if (fake) return fake;
     const bench = await serveBenchRoute(request, env, ctx, config);
     if (bench) return bench;

@@ -1,13 +1,30 @@
-/** Buying a plan (spec §7 payment calls). */
-import { Hono } from "hono";
+/** Buying a plan (spec §7 payment calls) and reading a payment's state (/status/payment/:id). */
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
-import { completePayPalCheckout, startPayPalCheckout } from "~workers/platform/checkout";
-import { payPalFor } from "~workers/providers/payments";
+import { completePayPalCheckout, startCashfreeCheckout, startPayPalCheckout } from "~workers/platform/checkout";
+import { isFinal, syncPayment } from "~workers/platform/payment-sync";
+import { PLANS } from "~workers/platform/plans";
+import { findPayment } from "~workers/platform/settlement";
+import { deliveryThrough, paymentProvidersFor } from "~workers/providers/payments";
 import { requireSession, type ApiEnv } from "./context";
 import { problem } from "./problem";
 
 const PAYMENT_ERROR = "Unable to process the payment. Please try again.";
+const METHOD_NAMES = { paypal: "PayPal", cashfree: "Cashfree" } as const;
+
+/** Cashfree needs an Indian mobile number: ten digits starting 6-9, optionally written +91 or 0 first. */
+const IndianMobileSchema = z
+  .string()
+  .trim()
+  .transform((value) => value.replace(/[\s-]/g, "").replace(/^(\+91|0)/, ""))
+  .pipe(z.string().regex(/^[6-9]\d{9}$/, "Enter a 10-digit Indian mobile number."));
+
+function providers(c: Context<ApiEnv>) {
+  // Development: the fakes post their webhooks to the webhook Worker after answering.
+  const delivery = deliveryThrough(c.env.WEBHOOKS, (promise) => c.executionCtx.waitUntil(promise));
+  return paymentProvidersFor(c.get("config"), c.env.CACHE, new URL(c.req.url).origin, delivery);
+}
 
 export const paymentsApi = new Hono<ApiEnv>();
 
@@ -18,8 +35,12 @@ paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) 
     .safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success)
     return problem(c, "invalid-input", "payment_type is standard or premium.", { message: PAYMENT_ERROR });
-  const paypal = payPalFor(c.get("config"), c.env, new URL(c.req.url).origin);
-  const started = await startPayPalCheckout(c.env.DB, paypal, c.get("session").user, parsed.data.payment_type);
+  const started = await startPayPalCheckout(
+    c.env.DB,
+    providers(c).paypal,
+    c.get("session").user,
+    parsed.data.payment_type,
+  );
   if (!started.ok)
     return problem(c, "upstream-failed", `PayPal did not create the order: ${started.detail}`, {
       message: PAYMENT_ERROR,
@@ -35,8 +56,7 @@ paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
   const parsed = z.object({ orderID: z.string().min(1).max(64) }).safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problem(c, "invalid-input", "orderID is required.", { message: PAYMENT_ERROR });
   const { user } = c.get("session");
-  const paypal = payPalFor(c.get("config"), c.env, new URL(c.req.url).origin);
-  const result = await completePayPalCheckout(c.env.DB, paypal, user, parsed.data.orderID);
+  const result = await completePayPalCheckout(c.env.DB, providers(c).paypal, user, parsed.data.orderID);
   if (!result.ok) {
     const type =
       result.code === "not-found" ? "not-found" : result.code === "unavailable" ? "upstream-failed" : "invalid-input";
@@ -49,5 +69,80 @@ paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
     plan: result.planId,
     planExpiresAt: result.planExpiresAt,
     alreadyPaid: result.alreadyPaid,
+  });
+});
+
+paymentsApi.post("/payments/cashfree/generate-session", requireSession, async (c) => {
+  // The spec's clients also send customer_id, customer_email and order_id: the server uses the
+  // session's account and its own payment id instead, and never reads an amount.
+  const parsed = z
+    .object({
+      payment_type: z.enum(["standard", "premium"], { error: "payment_type is standard or premium." }),
+      customer_details: z.object(
+        { customer_phone: IndianMobileSchema, customer_name: z.string().max(100).optional() },
+        { error: "customer_details.customer_phone is required." },
+      ),
+    })
+    .safeParse(await c.req.json().catch(() => ({})));
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({
+      field: issue.path.at(-1) === "customer_details" ? "customer_phone" : String(issue.path.at(-1) ?? ""),
+      message: issue.message,
+    }));
+    return problem(c, "invalid-input", errors.map((error) => error.message).join(" "), {
+      message: PAYMENT_ERROR,
+      errors,
+    });
+  }
+  const config = c.get("config");
+  const started = await startCashfreeCheckout(c.env.DB, providers(c).cashfree, c.get("session").user, {
+    planId: parsed.data.payment_type,
+    phone: parsed.data.customer_details.customer_phone,
+    customerName: parsed.data.customer_details.customer_name,
+    appOrigin: new URL(c.req.url).origin,
+    webhookBaseUrl: config.WEBHOOK_BASE_URL,
+  });
+  if (!started.ok)
+    return problem(c, "upstream-failed", `Cashfree did not create the order: ${started.detail}`, {
+      message: PAYMENT_ERROR,
+    });
+  return c.json({
+    response: { payment_session_id: started.paymentSessionId, order_id: started.paymentId },
+    payment_id: started.paymentId,
+  });
+});
+
+/**
+ * The state of one payment, for /status/payment/:paymentId (a public page: the id is a long
+ * random name, and the answer carries no personal data). While the payment is open the
+ * provider is asked again, so the buyer returning from checkout sees the outcome even before
+ * the webhook arrives.
+ */
+paymentsApi.get("/payments/:paymentId/status", async (c) => {
+  const paymentId = c.req.param("paymentId");
+  let payment = /^pay_[A-Za-z0-9_-]{8,64}$/.test(paymentId) ? await findPayment(c.env.DB, paymentId) : null;
+  if (!payment) return problem(c, "not-found", "No payment has this id.");
+  if (!isFinal(payment.status)) {
+    const synced = await syncPayment(c.env.DB, providers(c), payment, Date.now());
+    if (synced.ok) {
+      if (synced.planChanged && payment.user_id) await forgetAccountKeys(c.env.DB, c.env.CACHE, payment.user_id);
+      payment = (await findPayment(c.env.DB, paymentId)) ?? payment;
+    } else {
+      console.error(`status of ${paymentId}: ${synced.detail}`);
+    }
+  }
+  c.header("cache-control", "no-store");
+  return c.json({
+    payment: {
+      id: payment.id,
+      status: payment.status,
+      planId: payment.plan_id,
+      planName: PLANS[payment.plan_id].name,
+      amount: payment.amount_minor,
+      currency: payment.currency,
+      method: METHOD_NAMES[payment.provider],
+      planExpiresAt: payment.status === "paid" ? payment.plan_expires_at : null,
+      final: isFinal(payment.status),
+    },
   });
 });

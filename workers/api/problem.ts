@@ -16,6 +16,7 @@ export const PROBLEM_TYPES = {
   "revoked-api-key": { status: 403, title: "API key revoked" },
   "plan-required": { status: 403, title: "Not included in your plan" },
   "invalid-credentials": { status: 401, title: "Wrong email or password" },
+  "invalid-signature": { status: 401, title: "Webhook signature not valid" },
   forbidden: { status: 403, title: "Forbidden" },
   "not-found": { status: 404, title: "Not found" },
   conflict: { status: 409, title: "Conflict" },

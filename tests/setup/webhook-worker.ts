@@ -1,0 +1,49 @@
+/**
+ * The webhook Worker for the workerd tests: bundled from its source with esbuild (as wrangler
+ * does) and run as a second Worker beside the app under test, with the bindings of its own
+ * wrangler.toml. Both Workers name the same D1 and KV ids, so Miniflare gives them the same
+ * storage, as in production; the app reaches it through its WEBHOOKS service binding.
+ */
+import { build } from "esbuild";
+import path from "node:path";
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+
+const CONFIG_PATH = "workers/webhooks/wrangler.toml";
+
+import type { cloudflareTest } from "@cloudflare/vitest-plugin";
+
+/** One entry of the pool's `miniflare.workers`, as the vitest plugin types it. */
+type PoolOptions = Exclude<NonNullable<Parameters<typeof cloudflareTest>[0]>, (...args: never[]) => unknown>;
+type AuxiliaryWorker = NonNullable<NonNullable<PoolOptions["miniflare"]>["workers"]>[number];
+
+export async function webhookWorkerOptions(): Promise<AuxiliaryWorker> {
+  const config = unstable_readConfig({ config: CONFIG_PATH });
+  // Module rules describe unbundled sources; the script below is one bundled module.
+  const { modulesRules: _unbundled, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions;
+  const scriptPath = path.resolve("node_modules/.cache/portico-webhooks/index.js");
+  await build({
+    entryPoints: [path.resolve("workers/webhooks/index.ts")],
+    outfile: scriptPath,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2024",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    external: ["cloudflare:*", "node:*"],
+    tsconfig: "tsconfig.json",
+    logLevel: "warning",
+  });
+  // wrangler and the vitest plugin each bundle a Miniflare; their option types differ only in
+  // options this Worker does not use.
+  return {
+    ...(workerOptions as AuxiliaryWorker),
+    name: config.name,
+    // Module names are relative to the root, and workerd refuses "..": root the bundle's folder.
+    rootPath: path.dirname(scriptPath),
+    modules: true,
+    scriptPath,
+    compatibilityDate: config.compatibility_date,
+    compatibilityFlags: config.compatibility_flags,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The payment-webhook Worker (payments issue; DESIGN "Accounts, payments, admin"): PayPal posts
+ * to /paypal, Cashfree to /cashfree. Each request is verified on its raw body before anything
+ * parses it, recorded once, and only used as a trigger: the payment moves on what the provider
+ * says when asked again (`workers/platform/payment-sync.ts`). A cron re-checks payments whose
+ * webhook never came.
+ */
+import { Hono } from "hono";
+import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { reconcileOpenPayments } from "~workers/platform/payment-sync";
+import { paymentProvidersFor } from "~workers/providers/payments";
+import { cashfreeWebhook } from "./cashfree";
+import { readWebhookConfig, type WebhookEnv } from "./config";
+import { payPalWebhook } from "./paypal";
+import { FAKE_PROVIDER_ORIGIN, webhookProblem, type WebhookBindings } from "./shared";
+
+export const webhooks = new Hono<WebhookBindings>();
+
+webhooks.use(async (c, next) => {
+  c.set("config", readWebhookConfig(c.env));
+  await next();
+});
+webhooks.post("/paypal", payPalWebhook);
+webhooks.post("/cashfree", cashfreeWebhook);
+webhooks.get("/", (c) => c.json({ service: "portico-webhooks", endpoints: ["POST /paypal", "POST /cashfree"] }));
+webhooks.notFound((c) => webhookProblem(c, "not-found", `Nothing is served at ${c.req.method} ${c.req.path}.`));
+webhooks.onError((error, c) => {
+  console.error("webhook failed", error);
+  // 503, not 500: the provider retries, and nothing was half-written (every change is one batch).
+  return webhookProblem(c, "service-unavailable", "The webhook could not be handled now; it will be retried.");
+});
+
+export default {
+  fetch: webhooks.fetch,
+
+  async scheduled(controller, env) {
+    const config = readWebhookConfig(env);
+    const providers = paymentProvidersFor(config, env.CACHE, FAKE_PROVIDER_ORIGIN);
+    // Number(): a cron gives milliseconds; a test calling through a service binding gives a Date.
+    const summary = await reconcileOpenPayments(env.DB, providers, Number(controller.scheduledTime));
+    await Promise.all(summary.changedUsers.map((userId) => forgetAccountKeys(env.DB, env.CACHE, userId)));
+    if (summary.checked > 0) console.log("reconciled payments", JSON.stringify(summary));
+  },
+} satisfies ExportedHandler<WebhookEnv>;

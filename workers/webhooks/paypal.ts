@@ -1,0 +1,66 @@
+/** POST /paypal: PayPal's webhook events (INTEGRATIONS "PayPal", payments issue). */
+import { z } from "zod";
+import { findPayment, findPaymentByOrder } from "~workers/platform/settlement";
+import { payPalCertificateFetcher } from "~workers/providers/payments";
+import { providersOf, settleFromEvent, webhookProblem, type WebhookContext } from "./shared";
+import { verifyPayPalSignature } from "./verify/paypal";
+
+const EnvelopeSchema = z.object({
+  id: z.string().min(1).max(128),
+  event_type: z.string().min(1).max(128),
+  resource: z.record(z.string(), z.unknown()),
+});
+
+/** The parts of a resource that name our payment: an order, a capture or a refund. */
+const ResourceSchema = z.object({
+  id: z.string().optional(),
+  custom_id: z.string().optional(),
+  purchase_units: z.array(z.object({ custom_id: z.string().optional() })).optional(),
+  supplementary_data: z.object({ related_ids: z.object({ order_id: z.string().optional() }) }).optional(),
+});
+
+async function verify(c: WebhookContext, rawBody: string): Promise<string | null> {
+  const config = c.get("config");
+  const headers = c.req.raw.headers;
+  if (config.PAYPAL_WEBHOOK_VERIFY === "api") {
+    const verified = await providersOf(c).paypal.verifyWebhookSignature({
+      headers,
+      webhookId: config.PAYPAL_WEBHOOK_ID,
+      rawBody,
+    });
+    if (!verified.ok) throw new Error(`PayPal's verify API failed: ${verified.detail}`);
+    return verified.value ? null : "PayPal's verify API refused the signature";
+  }
+  const verification = await verifyPayPalSignature({
+    rawBody,
+    headers,
+    webhookId: config.PAYPAL_WEBHOOK_ID,
+    now: Date.now(),
+    fetchCertificate: payPalCertificateFetcher(config, c.env.CACHE),
+  });
+  return verification.ok ? null : verification.reason;
+}
+
+export async function payPalWebhook(c: WebhookContext): Promise<Response> {
+  // The raw text, once: the signature covers these exact bytes.
+  const rawBody = await c.req.text();
+  const refused = await verify(c, rawBody);
+  if (refused) return webhookProblem(c, "invalid-signature", `The PayPal signature was refused: ${refused}.`);
+
+  let envelope: z.infer<typeof EnvelopeSchema>;
+  try {
+    envelope = EnvelopeSchema.parse(JSON.parse(rawBody));
+  } catch {
+    return webhookProblem(c, "malformed-body", "A signed PayPal event that is not PayPal's event envelope.");
+  }
+  const resource = ResourceSchema.safeParse(envelope.resource).data ?? {};
+  const paymentId = resource.custom_id ?? resource.purchase_units?.[0]?.custom_id;
+  const orderId = envelope.event_type.startsWith("CHECKOUT.ORDER.")
+    ? resource.id
+    : resource.supplementary_data?.related_ids.order_id;
+  const db = c.env.DB;
+  const payment =
+    (paymentId ? await findPayment(db, paymentId) : null) ??
+    (orderId ? await findPaymentByOrder(db, "paypal", orderId) : null);
+  return settleFromEvent(c, { provider: "paypal", key: envelope.id, type: envelope.event_type }, payment);
+}

@@ -1,0 +1,51 @@
+/** What both webhook endpoints share: their context, problems, and settling on an event. */
+import type { Context } from "hono";
+import { problemBody, type ProblemType } from "~workers/api/problem";
+import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { syncPayment, type PaymentProviders } from "~workers/platform/payment-sync";
+import { isEventRecorded, recordUnmatchedEvent, type EventRecord, type PaymentRow } from "~workers/platform/settlement";
+import { paymentProvidersFor } from "~workers/providers/payments";
+import type { WebhookConfig, WebhookEnv } from "./config";
+
+/** The fakes' order pages are not served from here, so their links need no real origin. */
+export const FAKE_PROVIDER_ORIGIN = "http://localhost";
+
+export type WebhookBindings = { Bindings: WebhookEnv; Variables: { config: WebhookConfig } };
+export type WebhookContext = Context<WebhookBindings>;
+
+export function providersOf(c: Pick<WebhookContext, "env" | "get">): PaymentProviders {
+  return paymentProvidersFor(c.get("config"), c.env.CACHE, FAKE_PROVIDER_ORIGIN);
+}
+
+export function webhookProblem(c: WebhookContext, type: ProblemType, detail: string): Response {
+  const body = problemBody(type, detail, c.req.header("cf-ray") ?? crypto.randomUUID());
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { "content-type": "application/problem+json" },
+  });
+}
+
+/**
+ * The part both providers share, once the signature is good and the event is read: answer a
+ * copy with 200 and nothing else, note events about payments we do not have, and otherwise
+ * settle the payment on what the provider now says. A provider we cannot reach gets a 503,
+ * with nothing recorded, so it delivers the event again later.
+ */
+export async function settleFromEvent(
+  c: WebhookContext,
+  event: EventRecord,
+  payment: PaymentRow | null,
+): Promise<Response> {
+  const db = c.env.DB;
+  const now = Date.now();
+  if (await isEventRecorded(db, event)) return c.json({ received: true, duplicate: true });
+  if (!payment || payment.provider !== event.provider) {
+    await recordUnmatchedEvent(db, event, now);
+    return c.json({ received: true, outcome: "unmatched" });
+  }
+  const synced = await syncPayment(db, providersOf(c), payment, now, event);
+  if (!synced.ok) return webhookProblem(c, "upstream-failed", synced.detail);
+  // The gateway caches keys with their plan: forget them so the next call sees the new plan.
+  if (synced.planChanged && payment.user_id) await forgetAccountKeys(db, c.env.CACHE, payment.user_id);
+  return c.json({ received: true, duplicate: synced.duplicate, status: synced.status });
+}
