@@ -33,6 +33,7 @@ export default [
 
   // Where a short link that no longer works lands.
   route(":type/redirect/error/:username", "routes/redirect-error/route.tsx"),
+  route("status/payment/:paymentId", "routes/payment-status/route.tsx"),
 
   // Development only (its loader answers 404 elsewhere).
   route("dev/mail", "routes/dev-mail/route.tsx"),

@@ -1,13 +1,14 @@
 /**
  * Pricing (spec §2 `/user/subscription`, §9): three plans in the visitor's currency (rupees
  * in India, dollars elsewhere), the referral discount computed on the server, the APIs each
- * plan includes, and the contact boxes.
+ * plan includes, and the contact boxes. Buy Now opens the checkout of the currency's provider
+ * (PayPal for dollars, Cashfree for rupees); their SDKs load only once a checkout opens.
  */
 import { Check } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
-import { apiRequest } from "~/lib/api-client";
+import { useRef, useState } from "react";
+import { Link } from "react-router";
+import { formatPrice } from "~/lib/payment-format";
+import { cashfreeSdkConfig, payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { titled } from "~/lib/page-meta";
 import { getSession, serverContext } from "~/lib/session.server";
 import { SITE } from "~/lib/site";
@@ -23,6 +24,9 @@ import {
 } from "~workers/platform/plans";
 import { referralSummary } from "~workers/platform/referrals";
 import type { Route } from "./+types/route";
+import { CashfreeCheckoutDialog } from "./cashfree-checkout";
+import type { CheckoutPlan } from "./checkout-dialog";
+import { PayPalCheckoutDialog } from "./paypal-checkout";
 
 export const meta = () => [
   { title: titled("Pricing") },
@@ -62,15 +66,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     canBuy: Boolean(session?.user.email),
     plans,
     groups: { free: names("free"), freemium: names("freemium"), premium: names("premium") },
+    // Public SDK settings only, and only the provider this visitor pays through.
+    paypal: currency === "USD" ? payPalSdkConfig(config) : null,
+    cashfree: currency === "INR" ? cashfreeSdkConfig(config) : null,
   };
-}
-
-const PROVIDER_BY_CURRENCY = { USD: "paypal", INR: "cashfree" } as const;
-
-function formatPrice(minor: number, currency: string): string {
-  return new Intl.NumberFormat(currency === "INR" ? "en-IN" : "en-US", { style: "currency", currency }).format(
-    minor / 100,
-  );
 }
 
 function IncludedApis({
@@ -108,57 +107,21 @@ function IncludedApis({
 }
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { currency, referred, canBuy, plans, groups } = loaderData;
+  const { currency, referred, canBuy, plans, groups, paypal, cashfree } = loaderData;
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [shownPlan, setShownPlan] = useState<(typeof plans)[number] | null>(null);
-  const [buying, setBuying] = useState<PlanId | null>(null);
-  const navigate = useNavigate();
+  const [buying, setBuying] = useState<CheckoutPlan | null>(null);
 
   const showApis = (plan: (typeof plans)[number]) => {
     setShownPlan(plan);
     dialogRef.current?.showModal();
   };
 
-  const buy = async (planId: PlanId) => {
-    setBuying(planId);
-    try {
-      // The server prices the order; the client says only which plan.
-      const provider = PROVIDER_BY_CURRENCY[currency];
-      const answer = await apiRequest<{ response: { id: string; approve_url?: string | null } }>(
-        `/payments/${provider}/generate-session`,
-        { method: "POST", options: { payment_type: planId }, credentials: true, loader: true },
-      );
-      const approveUrl = answer?.response.approve_url;
-      if (!approveUrl) throw new Error("no approval page");
-      // The buyer approves on the provider's page, which sends them back here with ?token=.
-      const url = new URL(approveUrl, window.location.origin);
-      url.searchParams.set("return", "/user/subscription");
-      window.location.assign(url.toString());
-    } catch {
-      toast.error("Unable to process the payment. Please try again.");
-      setBuying(null);
-    }
+  const buy = (plan: (typeof plans)[number]) => {
+    if (plan.id === "free") return;
+    // The price shown in the checkout is the loader's; the server charges its own, the same.
+    setBuying({ id: plan.id, name: plan.name, priceMinor: plan.priceMinor, currency });
   };
-
-  // Back from approving: capture on the server, which activates the plan when PayPal confirms.
-  const [params, setParams] = useSearchParams();
-  const approvedOrder = params.get("token");
-  useEffect(() => {
-    if (!approvedOrder) return;
-    setParams({}, { replace: true });
-    apiRequest<{ plan: string }>("/payments/paypal/capture", {
-      method: "POST",
-      options: { orderID: approvedOrder },
-      credentials: true,
-      loader: true,
-    })
-      .then((answer) => {
-        if (!answer) return;
-        toast.success(`Payment received: your ${answer.plan} plan is active.`);
-        navigate("/user/dashboard");
-      })
-      .catch(() => toast.error("Unable to process the payment. Please try again."));
-  }, [approvedOrder, navigate, setParams]);
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-12">
@@ -243,14 +206,16 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                     type="button"
                     disabled={!canBuy || buying !== null}
                     aria-describedby={canBuy ? undefined : "login-first"}
-                    onClick={() => buy(plan.id)}
+                    aria-haspopup="dialog"
+                    data-testid={`buy-${plan.id}`}
+                    onClick={() => buy(plan)}
                     className={`w-full rounded-md px-4 py-2.5 font-medium disabled:cursor-not-allowed disabled:opacity-60 ${
                       popular
                         ? "bg-brand-600 text-white hover:bg-brand-700"
                         : "bg-slate-900 text-white hover:bg-slate-800 dark:bg-slate-100 dark:text-slate-900"
                     }`}
                   >
-                    {buying === plan.id ? "Starting…" : "Buy Now"}
+                    Buy Now
                   </button>
                 </span>
               )}
@@ -318,6 +283,8 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="mt-4">{shownPlan && <IncludedApis planId={shownPlan.id} groups={groups} />}</div>
       </dialog>
+      {paypal && <PayPalCheckoutDialog plan={buying} sdk={paypal} onClose={() => setBuying(null)} />}
+      {cashfree && <CashfreeCheckoutDialog plan={buying} sdk={cashfree} onClose={() => setBuying(null)} />}
     </div>
   );
 }

@@ -1,19 +1,28 @@
 /**
  * Payment history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
  * loaded page kept so going back costs nothing; Previous off on page 1, Next on the last.
+ * The privileged accounts also get the Easy Pay drawer.
  */
 import { useEffect, useRef, useState } from "react";
 import { Spinner } from "~/components/spinner";
 import { apiRequest } from "~/lib/api-client";
 import { titled } from "~/lib/page-meta";
+import { payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { requireSession, serverContext } from "~/lib/session.server";
 import type { Route } from "./+types/route";
+import { EasyPay } from "./easy-pay-drawer";
 
 export const meta = () => [{ title: titled("Payment history") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
-  return { showPlanExpiry: serverContext(context).config.PRIVILEGED_EMAILS.includes(user.email) };
+  const { config } = serverContext(context);
+  // The privileged accounts (spec §6) see the plan-expiry column and the Easy Pay drawer.
+  const privileged = config.PRIVILEGED_EMAILS.includes(user.email);
+  return {
+    showPlanExpiry: privileged,
+    easyPay: privileged ? { buttonId: config.PAYPAL_EASY_PAY_BUTTON_ID, sdk: payPalSdkConfig(config) } : null,
+  };
 }
 
 interface Payment {
@@ -43,7 +52,7 @@ export function formatAmount(minor: number, currency: string): string {
 }
 
 export default function Transactions({ loaderData }: Route.ComponentProps) {
-  const { showPlanExpiry } = loaderData;
+  const { showPlanExpiry, easyPay } = loaderData;
   const [page, setPage] = useState(1);
   const [pages, setPages] = useState<Record<number, Payment[]>>({});
   const [totalPages, setTotalPages] = useState(1);
@@ -75,7 +84,10 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="space-y-4">
-      <h1 className="text-2xl font-bold">Payment History</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">Payment History</h1>
+        {easyPay && <EasyPay buttonId={easyPay.buttonId} sdk={easyPay.sdk} />}
+      </div>
       <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
         <table className="w-full min-w-[40rem] text-left text-sm">
           <thead className="bg-slate-50 dark:bg-slate-900">
