@@ -3,7 +3,7 @@
  * KV: signed events from the fake providers, duplicates, events out of order, refunds,
  * reconciliation, and the status page's view of it all.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
 import { addUtcMonths } from "~workers/platform/plans";
@@ -11,6 +11,7 @@ import { payFakeCashfreeOrder, refundFakeCashfreeOrder } from "~workers/provider
 import type { DeliverWebhook } from "~workers/providers/cashfree/types";
 import { deliveryThrough, FAKE_PAYPAL_PATH } from "~workers/providers/payments";
 import { approveFakeOrder, refundFakeCapture } from "~workers/providers/paypal/fake";
+import { webhooks } from "~workers/webhooks/index";
 import { signCashfreeWebhook } from "~workers/webhooks/verify/cashfree";
 import { callApi, cookieFrom, eventually, randomEmail, STRONG_PASSWORD } from "../factories";
 
@@ -459,6 +460,33 @@ describe("PayPal webhooks (the local fake)", () => {
     const plan = await planOf(userId);
     expect(plan?.plan_id).toBe("premium");
     expect(plan?.plan_expires_at).toBeLessThan(addUtcMonths(before, 1) + MONTH_SLACK_MS);
+  });
+
+  it("can check signatures with PayPal's verify API instead, when so configured", async () => {
+    const { cookie, userId } = await signUp();
+    const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
+    const recording = paypalRecording();
+    await approveFakeOrder(recording.options, response.id, "pay");
+    const [event] = recording.sent;
+    if (!event) throw new Error("the fake sent no approval event");
+    // The webhook Worker's code in this isolate, with the other choice of PAYPAL_WEBHOOK_VERIFY.
+    const verifyByApi = { ...env, PAYPAL_WEBHOOK_VERIFY: "api" };
+    const post = async (request: { body: string; headers: Record<string, string> }) => {
+      const ctx = createExecutionContext();
+      const answer = await webhooks.fetch(
+        new Request("https://webhooks.internal/paypal", { method: "POST", ...request }),
+        verifyByApi,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return answer;
+    };
+    const forged = await post({ ...event, body: event.body.replace(`"${response.id}"`, `"${response.id}X"`) });
+    expect(forged.status).toBe(401);
+    expect((await paymentRow(paymentId))?.status).toBe("pending");
+    expect((await post(event)).status).toBe(200);
+    expect((await paymentRow(paymentId))?.status).toBe("paid");
+    expect((await planOf(userId))?.plan_id).toBe("standard");
   });
 
   it("ends the plan when PayPal reports the capture refunded", async () => {
