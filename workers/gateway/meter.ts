@@ -67,13 +67,40 @@ interface Bonus {
   used: number;
 }
 
+/** Everything the Meter keeps, stored under one key so a call costs one write. */
+interface MeterState {
+  bucket?: Bucket;
+  period?: PeriodCounts;
+  bonusUsed: number;
+}
+
 export class Meter extends DurableObject<Env> {
-  private read<T>(key: string): T | undefined {
-    return this.ctx.storage.kv.get<T>(key);
+  /**
+   * The stored state, read once per object instance: the object is the only writer, so memory
+   * and storage cannot disagree, and a call needs no storage read (a restart reads it again).
+   */
+  private state: MeterState | undefined;
+
+  private load(): MeterState {
+    if (!this.state) {
+      const kv = this.ctx.storage.kv;
+      // Objects written before the single key keep their counts.
+      this.state = kv.get<MeterState>("state") ?? {
+        bucket: kv.get<Bucket>("bucket"),
+        period: kv.get<PeriodCounts>("period"),
+        bonusUsed: kv.get<Bonus>("bonus")?.used ?? 0,
+      };
+    }
+    return this.state;
+  }
+
+  private save(changes: Partial<MeterState>): void {
+    this.state = { ...this.load(), ...changes };
+    this.ctx.storage.kv.put("state", this.state);
   }
 
   private refill(policy: MeterPolicy): Bucket {
-    const stored = this.read<Bucket>("bucket");
+    const stored = this.load().bucket;
     // A full bucket earns nothing more: its clock starts again with the next call.
     if (!stored || stored.tokens >= policy.perSecond) return { tokens: policy.perSecond, updatedAt: policy.now };
     const interval = 1000 / policy.perSecond;
@@ -84,13 +111,13 @@ export class Meter extends DurableObject<Env> {
   }
 
   private period(policy: MeterPolicy): PeriodCounts {
-    const stored = this.read<PeriodCounts>("period");
+    const stored = this.load().period;
     if (stored && stored.start === policy.periodStart) return stored;
     return { start: policy.periodStart, used: 0, freemiumUsed: 0 };
   }
 
   private bonusUsed(): number {
-    return this.read<Bonus>("bonus")?.used ?? 0;
+    return this.load().bonusUsed;
   }
 
   private counts(policy: MeterPolicy, bucket: Bucket, period: PeriodCounts): MeterCounts {
@@ -114,7 +141,7 @@ export class Meter extends DurableObject<Env> {
     if (bucket.tokens < 1) {
       const interval = 1000 / policy.perSecond;
       const wait = Math.max(1, Math.ceil((bucket.updatedAt + interval - policy.now) / 1000));
-      this.ctx.storage.kv.put("bucket", bucket);
+      this.save({ bucket });
       return { ok: false, limit: "burst", retryAfterSeconds: wait, ...before };
     }
     if (before.monthlyRemaining <= 0) {
@@ -132,22 +159,22 @@ export class Meter extends DurableObject<Env> {
     };
     // Past the month's quota, a call spends one of the account's bonus calls.
     const spentBonus = nextPeriod.used > policy.monthlyQuota;
-    this.ctx.storage.kv.put("bucket", nextBucket);
-    this.ctx.storage.kv.put("period", nextPeriod);
-    if (spentBonus) this.ctx.storage.kv.put("bonus", { used: this.bonusUsed() + 1 });
+    this.save({ bucket: nextBucket, period: nextPeriod, bonusUsed: this.bonusUsed() + (spentBonus ? 1 : 0) });
     return { ok: true, countsFreemium, spentBonus, ...this.counts(policy, nextBucket, nextPeriod) };
   }
 
   /** Gives back a counted call whose answer was not a 2xx. A call from an earlier period just lapses. */
   refund(refund: Refund): void {
-    const period = this.read<PeriodCounts>("period");
+    const period = this.load().period;
     if (!period || period.start !== refund.periodStart) return;
-    this.ctx.storage.kv.put("period", {
-      ...period,
-      used: Math.max(0, period.used - 1),
-      freemiumUsed: Math.max(0, period.freemiumUsed - (refund.countsFreemium ? 1 : 0)),
+    this.save({
+      period: {
+        ...period,
+        used: Math.max(0, period.used - 1),
+        freemiumUsed: Math.max(0, period.freemiumUsed - (refund.countsFreemium ? 1 : 0)),
+      },
+      bonusUsed: Math.max(0, this.bonusUsed() - (refund.spentBonus ? 1 : 0)),
     });
-    if (refund.spentBonus) this.ctx.storage.kv.put("bonus", { used: Math.max(0, this.bonusUsed() - 1) });
   }
 
   /** What the headers show without counting a call. */
