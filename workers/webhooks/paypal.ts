@@ -17,7 +17,14 @@ const ResourceSchema = z.object({
   custom_id: z.string().optional(),
   purchase_units: z.array(z.object({ custom_id: z.string().optional() })).optional(),
   supplementary_data: z.object({ related_ids: z.object({ order_id: z.string().optional() }) }).optional(),
+  links: z.array(z.object({ href: z.string(), rel: z.string() })).optional(),
 });
+
+/** A refund or reversal names only its capture, as the `up` link: …/v2/payments/captures/<id>. */
+function captureIdOf(resource: z.infer<typeof ResourceSchema>): string | null {
+  const up = resource.links?.find((link) => link.rel === "up")?.href ?? "";
+  return /\/v2\/payments\/captures\/([A-Za-z0-9-]{1,64})$/.exec(up)?.[1] ?? null;
+}
 
 async function verify(c: WebhookContext, rawBody: string): Promise<string | null> {
   const config = c.get("config");
@@ -55,12 +62,20 @@ export async function payPalWebhook(c: WebhookContext): Promise<Response> {
   }
   const resource = ResourceSchema.safeParse(envelope.resource).data ?? {};
   const paymentId = resource.custom_id ?? resource.purchase_units?.[0]?.custom_id;
-  const orderId = envelope.event_type.startsWith("CHECKOUT.ORDER.")
+  let orderId = envelope.event_type.startsWith("CHECKOUT.ORDER.")
     ? resource.id
     : resource.supplementary_data?.related_ids.order_id;
   const db = c.env.DB;
-  const payment =
+  let payment =
     (paymentId ? await findPayment(db, paymentId) : null) ??
     (orderId ? await findPaymentByOrder(db, "paypal", orderId) : null);
+  const captureId = payment ? null : captureIdOf(resource);
+  if (captureId) {
+    // Ask PayPal which order the capture belongs to; if it cannot say now, let it redeliver.
+    const found = await providersOf(c).paypal.orderIdOfCapture(captureId);
+    if (!found.ok && found.code !== "not-found") return webhookProblem(c, "upstream-failed", found.detail);
+    orderId = found.ok ? found.value : undefined;
+    payment = orderId ? await findPaymentByOrder(db, "paypal", orderId) : null;
+  }
   return settleFromEvent(c, { provider: "paypal", key: envelope.id, type: envelope.event_type }, payment);
 }

@@ -78,6 +78,10 @@ const WEBHOOK_HEADER_FIELDS = {
   transmission_time: "paypal-transmission-time",
 } as const;
 
+const CaptureOrderSchema = z.object({
+  supplementary_data: z.object({ related_ids: z.object({ order_id: z.string().min(1) }) }),
+});
+
 const ErrorResponseSchema = z.object({
   name: z.string().optional(),
   message: z.string().optional(),
@@ -220,6 +224,16 @@ export function createPayPalClient(options: {
     },
     getOrder(orderId) {
       return callOrders("GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`, {}, undefined);
+    },
+    orderIdOfCapture(captureId) {
+      return call(
+        "GET",
+        `/v2/payments/captures/${encodeURIComponent(captureId)}`,
+        {},
+        undefined,
+        (payload) => CaptureOrderSchema.safeParse(payload).data?.supplementary_data.related_ids.order_id,
+        "a capture",
+      );
     },
     async verifyWebhookSignature({ headers, webhookId, rawBody }) {
       const fields: Record<string, string> = {};

@@ -496,7 +496,6 @@ describe("fake PayPal refunds", () => {
     id: z.string().regex(/^FAKEREF[A-Z0-9]+$/),
     status: z.literal("COMPLETED"),
     amount: z.object({ currency_code: z.literal("USD"), value: z.literal("9.00") }),
-    custom_id: z.string(),
     create_time: z.iso.datetime(),
     links: z.array(z.object({ href: z.string(), rel: z.string(), method: z.string() })),
   });
@@ -521,7 +520,7 @@ describe("fake PayPal refunds", () => {
 
   it("refunds a completed capture, marks it REFUNDED and sends PAYMENT.CAPTURE.REFUNDED", async () => {
     const { fake, paypalFetch, client, deliveries } = setup();
-    const { paymentId, orderId, captureId } = await capturedOrder(client);
+    const { orderId, captureId } = await capturedOrder(client);
     expect(await getJson(paypalFetch, `/v2/payments/captures/${captureId}`)).toMatchObject({
       id: captureId,
       status: "COMPLETED",
@@ -533,7 +532,8 @@ describe("fake PayPal refunds", () => {
     expect(response.status).toBe(201);
     const raw: unknown = await response.json();
     const body = RefundSchema.parse(raw);
-    expect(body.custom_id).toBe(paymentId);
+    // Like a refund made from PayPal's dashboard: only the capture's link names the payment.
+    expect(raw).not.toHaveProperty("custom_id");
     expect(body.links).toContainEqual({
       href: `${BASE_URL}/v2/payments/captures/${captureId}`,
       rel: "up",
@@ -554,9 +554,10 @@ describe("fake PayPal refunds", () => {
     expect(deliveries[0]?.event).toMatchObject({
       event_type: "PAYMENT.CAPTURE.REFUNDED",
       resource_type: "refund",
-      resource: { id: body.id, status: "COMPLETED", custom_id: paymentId },
+      resource: { id: body.id, status: "COMPLETED" },
     });
     expect(deliveries[0]?.event.resource).toEqual(raw);
+    expect(expectOk(await client.orderIdOfCapture(captureId))).toBe(orderId);
   });
 
   it("replays a refund with the same request id and refuses a second refund", async () => {

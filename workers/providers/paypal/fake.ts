@@ -576,7 +576,7 @@ function renderRefund(order: RefundedOrder, baseUrl: string, minimal: boolean): 
     id: refund.id,
     status: "COMPLETED",
     amount: order.amount,
-    ...(order.customId === null ? {} : { custom_id: order.customId }),
+    // No custom_id: refunds made from PayPal's dashboard carry none, only the capture's link.
     create_time: refund.createTime,
     update_time: refund.createTime,
     links,

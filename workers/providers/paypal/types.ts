@@ -37,6 +37,11 @@ export interface PayPalClient {
   captureOrder(input: { orderId: string; requestId: string }): Promise<PayPalResult<PayPalOrder>>;
   getOrder(orderId: string): Promise<PayPalResult<PayPalOrder>>;
   /**
+   * The order a capture belongs to (`GET /v2/payments/captures/{id}`): refund and reversal
+   * events name only the capture, in their `up` link.
+   */
+  orderIdOfCapture(captureId: string): Promise<PayPalResult<string>>;
+  /**
    * PayPal's own check of a webhook's signature (`POST /v1/notifications/verify-webhook-signature`),
    * for PAYPAL_WEBHOOK_VERIFY=api: true when PayPal answers SUCCESS, false for FAILURE and for a
    * delivery that lacks the `paypal-*` headers or whose body is not JSON.
