@@ -14,7 +14,7 @@ async function signUp(referralCode?: string) {
 }
 
 async function startOrder(cookie: string, plan: "standard" | "premium") {
-  const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session", {
+  const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {
     cookie,
     body: { payment_type: plan, amount: 1 },
   });
@@ -98,6 +98,10 @@ describe("buying through PayPal (the local fake)", () => {
     const response = await capture(cookie, orderId);
     expect(await response.json()).toMatchObject({ reason: "mismatch" });
     expect((await planOf(userId))?.plan_id).toBe("free");
+    // Marked failed for support to look at; a repeated capture cannot turn it into a plan.
+    expect((await paymentOf(orderId))?.status).toBe("failed");
+    expect(await (await capture(cookie, orderId)).json()).toMatchObject({ reason: "mismatch" });
+    expect((await planOf(userId))?.plan_id).toBe("free");
   });
 
   it("does not let one user capture another's order", async () => {
@@ -124,13 +128,20 @@ describe("buying through PayPal (the local fake)", () => {
 
   it("needs a signed-in user and a known plan", async () => {
     expect(
-      (await callApi(SELF, "POST", "/api/payments/paypal/generate-session", { body: { payment_type: "standard" } }))
-        .status,
+      (
+        await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {
+          body: { payment_type: "standard" },
+        })
+      ).status,
     ).toBe(401);
     const { cookie } = await signUp();
     expect(
-      (await callApi(SELF, "POST", "/api/payments/paypal/generate-session", { cookie, body: { payment_type: "gold" } }))
-        .status,
+      (
+        await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {
+          cookie,
+          body: { payment_type: "gold" },
+        })
+      ).status,
     ).toBe(422);
   });
 });

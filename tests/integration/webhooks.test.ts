@@ -45,7 +45,7 @@ async function signUp(referralCode?: string) {
 }
 
 async function startCashfree(cookie: string, plan: "standard" | "premium") {
-  const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session", {
+  const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=IN", {
     cookie,
     body: {
       payment_type: plan,
@@ -148,7 +148,7 @@ describe("buying through Cashfree (the local fake)", () => {
   it("asks for a valid Indian mobile number, naming the field", async () => {
     const { cookie } = await signUp();
     for (const phone of ["12345", "5876543210", "98765432101", ""]) {
-      const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session", {
+      const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=IN", {
         cookie,
         body: { payment_type: "premium", customer_details: { customer_phone: phone } },
       });
@@ -160,8 +160,23 @@ describe("buying through Cashfree (the local fake)", () => {
     }
   });
 
+  it("takes each country's payments through its own provider only", async () => {
+    const { cookie } = await signUp();
+    const cashfreeFromUs = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=US", {
+      cookie,
+      body: { payment_type: "premium", customer_details: { customer_phone: "9876543210" } },
+    });
+    expect(cashfreeFromUs.status).toBe(403);
+    const paypalFromIndia = await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=IN", {
+      cookie,
+      body: { payment_type: "premium" },
+    });
+    expect(paypalFromIndia.status).toBe(403);
+    expect(await paypalFromIndia.json()).toMatchObject({ message: "Unable to process the payment. Please try again." });
+  });
+
   it("needs a signed-in buyer", async () => {
-    const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session", {
+    const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=IN", {
       body: { payment_type: "premium", customer_details: { customer_phone: "9876543210" } },
     });
     expect(response.status).toBe(401);
@@ -292,6 +307,36 @@ describe("buying through Cashfree (the local fake)", () => {
     expect(plan?.plan_expires_at).toBeGreaterThan(addUtcMonths(at, 1) + 13 * 24 * 60 * 60 * 1000);
   });
 
+  it("extends the same plan by a month when it is bought again", async () => {
+    const { cookie, userId } = await signUp();
+    const first = await startCashfree(cookie, "standard");
+    await payFakeCashfreeOrder(cashfreeWithWebhooks, first, "pay");
+    const firstEnd = (await planOf(userId))?.plan_expires_at ?? 0;
+    const second = await startCashfree(cookie, "standard");
+    await payFakeCashfreeOrder(cashfreeWithWebhooks, second, "pay");
+    expect(await planOf(userId)).toEqual({ plan_id: "standard", plan_expires_at: addUtcMonths(firstEnd, 1) });
+  });
+
+  it("counts both of two purchases confirmed at the same moment", async () => {
+    const { cookie, userId } = await signUp();
+    const payments = [await startCashfree(cookie, "standard"), await startCashfree(cookie, "standard")];
+    for (const paymentId of payments) await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
+    const before = Date.now();
+    const answers = await Promise.all(
+      payments.map(async (paymentId) =>
+        postToWebhooks(
+          "/cashfree",
+          await signedCashfreeEvent(paymentEvent("PAYMENT_SUCCESS_WEBHOOK", paymentId, "SUCCESS")),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    // Two months, not one: the second purchase started from the first one's new end.
+    const end = (await planOf(userId))?.plan_expires_at ?? 0;
+    expect(end).toBeGreaterThanOrEqual(addUtcMonths(addUtcMonths(before, 1), 1));
+    expect(end).toBeLessThan(addUtcMonths(addUtcMonths(before, 1), 1) + MONTH_SLACK_MS);
+  });
+
   it("answers an event about an unknown order with 200 and remembers it", async () => {
     const response = await postToWebhooks(
       "/cashfree",
@@ -313,8 +358,12 @@ describe("the status page's call and reconciliation", () => {
     });
     // Paid, but its webhook lost: the buyer returning to the status page still sees it paid.
     await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
-    const paid = await SELF.fetch(`http://localhost/api/payments/${paymentId}/status`);
-    const body = await paid.json<{ payment: { status: string; final: boolean; planExpiresAt: number } }>();
+    type StatusAnswer = { payment: { status: string; final: boolean; planExpiresAt: number } };
+    const read = async () =>
+      (await SELF.fetch(`http://localhost/api/payments/${paymentId}/status`)).json<StatusAnswer>();
+    // Asked a moment ago: the provider is not asked again yet (the page polls every 3 s).
+    expect((await read()).payment.status).toBe("pending");
+    const body = await eventually(read, (answer) => answer.payment.final, 4_000);
     expect(body.payment).toMatchObject({ status: "paid", final: true, method: "Cashfree" });
     expect(body.payment.planExpiresAt).toBe((await planOf(userId))?.plan_expires_at);
   });
@@ -376,7 +425,7 @@ describe("PayPal webhooks (the local fake)", () => {
   }
 
   async function startPayPal(cookie: string, plan: "standard" | "premium") {
-    const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session", {
+    const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {
       cookie,
       body: { payment_type: plan },
     });
@@ -487,6 +536,26 @@ describe("PayPal webhooks (the local fake)", () => {
     expect((await post(event)).status).toBe(200);
     expect((await paymentRow(paymentId))?.status).toBe("paid");
     expect((await planOf(userId))?.plan_id).toBe("standard");
+  });
+
+  it("the cron captures an order the buyer approved before closing the window", async () => {
+    const { cookie, userId } = await signUp();
+    const { response, payment_id: paymentId } = await startPayPal(cookie, "premium");
+    await approveFakeOrder(env.CACHE, response.id, "pay"); // no webhook, no capture call
+    const stuck = Date.now() - 20 * 60 * 1000;
+    await env.DB.prepare("UPDATE payments SET updated_at = ? WHERE id = ?").bind(stuck, paymentId).run();
+    await (webhookWorker as unknown as ScheduledFetcher).scheduled({ scheduledTime: new Date(), cron: "*/15 * * * *" });
+    expect((await paymentRow(paymentId))?.status).toBe("paid");
+    expect((await planOf(userId))?.plan_id).toBe("premium");
+  });
+
+  it("the status call does not capture: reading a page moves no money", async () => {
+    const { cookie } = await signUp();
+    const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
+    await approveFakeOrder(env.CACHE, response.id, "pay");
+    const status = await SELF.fetch(`http://localhost/api/payments/${paymentId}/status`);
+    expect(await status.json()).toMatchObject({ payment: { status: "pending", method: "PayPal", final: false } });
+    expect((await paymentRow(paymentId))?.status).toBe("pending");
   });
 
   it("ends the plan when PayPal reports the capture refunded", async () => {

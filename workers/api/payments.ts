@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { completePayPalCheckout, startCashfreeCheckout, startPayPalCheckout } from "~workers/platform/checkout";
+import { cachedCountryOf, currencyFor, type Currency } from "~workers/platform/country";
 import { isFinal, syncPayment } from "~workers/platform/payment-sync";
 import { PLANS } from "~workers/platform/plans";
 import { findPayment } from "~workers/platform/settlement";
@@ -26,6 +27,38 @@ function providers(c: Context<ApiEnv>) {
   return paymentProvidersFor(c.get("config"), c.env.CACHE, new URL(c.req.url).origin, delivery);
 }
 
+/**
+ * The provider follows the buyer's country as the pricing page showed it (spec §4): rupees
+ * through Cashfree in India, dollars through PayPal elsewhere. Without this check anyone could
+ * pay the rupee price. Development takes `?country=XX`, as the page does.
+ */
+async function refuseOtherCountry(c: Context<ApiEnv>, currency: Currency): Promise<Response | null> {
+  const country = await cachedCountryOf(c.req.raw, c.get("config"), c.env.CACHE);
+  if (currencyFor(country) === currency) return null;
+  const provider =
+    currency === "INR" ? "Cashfree takes payments from India" : "PayPal takes payments from outside India";
+  return problem(c, "forbidden", `${provider}; your country is ${country}. Reload the pricing page.`, {
+    message: PAYMENT_ERROR,
+  });
+}
+
+/**
+ * The status call asks the provider at most this often per payment (per isolate): the page
+ * polls every 3 s, and anyone holding the link could call it in a loop.
+ */
+const STATUS_SYNC_INTERVAL_MS = 2_000;
+const lastStatusSync = new Map<string, number>();
+
+function mayAskProvider(paymentId: string, now: number): boolean {
+  const last = lastStatusSync.get(paymentId);
+  if (last !== undefined && now - last < STATUS_SYNC_INTERVAL_MS) return false;
+  lastStatusSync.delete(paymentId);
+  lastStatusSync.set(paymentId, now);
+  // Maps keep insertion order: drop the oldest once the map is large.
+  if (lastStatusSync.size > 1_000) lastStatusSync.delete(lastStatusSync.keys().next().value ?? "");
+  return true;
+}
+
 export const paymentsApi = new Hono<ApiEnv>();
 
 paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) => {
@@ -35,6 +68,8 @@ paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) 
     .safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success)
     return problem(c, "invalid-input", "payment_type is standard or premium.", { message: PAYMENT_ERROR });
+  const refused = await refuseOtherCountry(c, "USD");
+  if (refused) return refused;
   const started = await startPayPalCheckout(
     c.env.DB,
     providers(c).paypal,
@@ -60,7 +95,11 @@ paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
   if (!result.ok) {
     const type =
       result.code === "not-found" ? "not-found" : result.code === "unavailable" ? "upstream-failed" : "invalid-input";
-    return problem(c, type, result.detail, { message: PAYMENT_ERROR, reason: result.code });
+    return problem(c, type, result.detail, {
+      message: PAYMENT_ERROR,
+      reason: result.code,
+      ...(result.paymentId && { paymentId: result.paymentId }),
+    });
   }
   // The gateway caches plans with keys: forget them so the next call sees the new plan.
   await forgetAccountKeys(c.env.DB, c.env.CACHE, user.id);
@@ -94,6 +133,8 @@ paymentsApi.post("/payments/cashfree/generate-session", requireSession, async (c
       errors,
     });
   }
+  const refused = await refuseOtherCountry(c, "INR");
+  if (refused) return refused;
   const config = c.get("config");
   const started = await startCashfreeCheckout(c.env.DB, providers(c).cashfree, c.get("session").user, {
     planId: parsed.data.payment_type,
@@ -122,8 +163,10 @@ paymentsApi.get("/payments/:paymentId/status", async (c) => {
   const paymentId = c.req.param("paymentId");
   let payment = /^pay_[A-Za-z0-9_-]{8,64}$/.test(paymentId) ? await findPayment(c.env.DB, paymentId) : null;
   if (!payment) return problem(c, "not-found", "No payment has this id.");
-  if (!isFinal(payment.status)) {
-    const synced = await syncPayment(c.env.DB, providers(c), payment, Date.now());
+  const now = Date.now();
+  if (!isFinal(payment.status) && mayAskProvider(payment.id, now)) {
+    // Reading a page never captures: an approved PayPal order is captured by its webhook or the cron.
+    const synced = await syncPayment(c.env.DB, providers(c), payment, now, undefined, { mayCapture: false });
     if (synced.ok) {
       if (synced.planChanged && payment.user_id) await forgetAccountKeys(c.env.DB, c.env.CACHE, payment.user_id);
       payment = (await findPayment(c.env.DB, paymentId)) ?? payment;

@@ -110,7 +110,13 @@ export async function startCashfreeCheckout(
 
 export type CompleteCheckoutResult =
   | { ok: true; planId: PlanId; planExpiresAt: number | null; alreadyPaid: boolean }
-  | { ok: false; code: "not-found" | "declined" | "mismatch" | "unavailable" | "not-paid"; detail: string };
+  | {
+      ok: false;
+      code: "not-found" | "declined" | "mismatch" | "unavailable" | "not-paid";
+      detail: string;
+      /** Where the buyer can follow the payment (/status/payment/:paymentId). */
+      paymentId?: string;
+    };
 
 /** The capture after the buyer approved in PayPal's window (the browser's `onApprove`). */
 export async function completePayPalCheckout(
@@ -126,16 +132,16 @@ export async function completePayPalCheckout(
   }
 
   let captured = await paypal.captureOrder({ orderId, requestId: captureRequestId(payment.id) });
-  // Captured already (a retry, or the webhook's safety net): read what PayPal holds.
-  if (!captured.ok && captured.code === "already-captured") captured = await paypal.getOrder(orderId);
-  if (!captured.ok) {
-    return captured.code === "instrument-declined"
-      ? { ok: false, code: "declined", detail: "The card was declined. Choose another way to pay." }
-      : { ok: false, code: "unavailable", detail: captured.detail };
+  if (!captured.ok && captured.code === "instrument-declined") {
+    return { ok: false, code: "declined", detail: "The card was declined. Choose another way to pay." };
   }
+  // Captured already (the approval webhook's capture may have raced this one), or the call
+  // failed on the way: what PayPal holds now decides, not the error.
+  if (!captured.ok) captured = await paypal.getOrder(orderId);
+  if (!captured.ok) return { ok: false, code: "unavailable", detail: captured.detail };
   const verdict = payPalVerdict(captured.value, payment);
   if (verdict === "approved" || verdict.kind === "pending") {
-    return { ok: false, code: "not-paid", detail: "PayPal has not completed the payment yet." };
+    return { ok: false, code: "not-paid", detail: "PayPal has not completed the payment yet.", paymentId: payment.id };
   }
   const settled = await settlePayment(db, payment, verdict, now);
   if (verdict.kind === "mismatch") {
@@ -146,7 +152,7 @@ export async function completePayPalCheckout(
     };
   }
   if (settled.status !== "paid") {
-    return { ok: false, code: "not-paid", detail: `The payment is ${settled.status}.` };
+    return { ok: false, code: "not-paid", detail: `The payment is ${settled.status}.`, paymentId: payment.id };
   }
   return { ok: true, planId: settled.planId, planExpiresAt: settled.planExpiresAt, alreadyPaid: !settled.planChanged };
 }

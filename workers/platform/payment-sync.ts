@@ -23,9 +23,13 @@ export interface PaymentProviders {
 
 export type VerdictResult = { ok: true; verdict: Verdict } | { ok: false; detail: string };
 
-/** The request id of our capture: the browser's, a webhook's and the cron's capture are one. */
+/**
+ * A fresh request id for each capture call. A capture racing another one (the browser's and the
+ * approval webhook's) is refused as already captured, and both then read the order; a shared id
+ * could instead replay an earlier decline after the buyer picked another card.
+ */
 export function captureRequestId(paymentId: string): string {
-  return `${paymentId}-capture`;
+  return `${paymentId}-capture-${crypto.randomUUID()}`;
 }
 
 /** What a PayPal order says about this payment. `approved` still needs our capture. */
@@ -55,16 +59,23 @@ export function payPalVerdict(order: PayPalOrder, payment: Pick<PaymentRow, "id"
     case "DECLINED":
     case "FAILED":
       return { kind: "failed", detail: `PayPal capture ${capture.status}` } satisfies Verdict;
+    case "PENDING":
+      return { kind: "pending", awaitingProvider: true } satisfies Verdict;
     default:
       return { kind: "pending" } satisfies Verdict;
   }
 }
 
-async function readPayPal(paypal: PayPalClient, payment: PaymentRow): Promise<VerdictResult> {
+async function readPayPal(paypal: PayPalClient, payment: PaymentRow, mayCapture: boolean): Promise<VerdictResult> {
   if (!payment.provider_order_id) return { ok: true, verdict: { kind: "failed", detail: "no PayPal order" } };
   const order = await paypal.getOrder(payment.provider_order_id);
-  if (!order.ok) return { ok: false, detail: `PayPal order: ${order.detail}` };
+  if (!order.ok) {
+    return order.code === "not-found"
+      ? { ok: true, verdict: { kind: "failed", detail: "PayPal has no such order" } }
+      : { ok: false, detail: `PayPal order: ${order.detail}` };
+  }
   const verdict = payPalVerdict(order.value, payment);
+  if (verdict === "approved" && !mayCapture) return { ok: true, verdict: { kind: "pending" } };
   if (verdict !== "approved") return { ok: true, verdict };
   // Approved but not captured: the buyer closed the window before our capture ran. Capture
   // now, with the same request id as the browser's capture, so two captures are one.
@@ -104,10 +115,14 @@ export function cashfreeVerdict(
     case "TERMINATION_REQUESTED":
       return { kind: "failed", detail: `Cashfree order ${order.status}` };
     default: {
-      // ACTIVE: the latest attempt tells whether the buyer is still paying or gave up.
-      const latest = attempts.at(-1);
-      if (latest && ["FAILED", "USER_DROPPED", "CANCELLED", "VOID"].includes(latest.status)) {
-        return { kind: "failed", detail: `Cashfree payment ${latest.cfPaymentId} ${latest.status}` };
+      // ACTIVE: an attempt still in flight means money may be on its way; otherwise attempts
+      // that all ended badly mean the buyer gave up (Cashfree does not promise their order).
+      if (attempts.some((attempt) => attempt.status === "PENDING")) return { kind: "pending", awaitingProvider: true };
+      const ended = attempts.filter((attempt) =>
+        ["FAILED", "USER_DROPPED", "CANCELLED", "VOID"].includes(attempt.status),
+      );
+      if (ended.length > 0 && ended.length === attempts.length) {
+        return { kind: "failed", detail: `Cashfree payment attempts ended: ${ended.map((a) => a.status).join(", ")}` };
       }
       return { kind: "pending" };
     }
@@ -131,9 +146,17 @@ async function readCashfree(cashfree: CashfreeClient, payment: PaymentRow): Prom
   return { ok: true, verdict: cashfreeVerdict(order.value, attempts.value, refunds.value, payment) };
 }
 
-export function readVerdict(providers: PaymentProviders, payment: PaymentRow): Promise<VerdictResult> {
+/**
+ * `mayCapture`: an approved PayPal order is captured on the way (webhooks, cron). The public
+ * status call passes false: reading a page must not move money.
+ */
+export function readVerdict(
+  providers: PaymentProviders,
+  payment: PaymentRow,
+  options: { mayCapture?: boolean } = {},
+): Promise<VerdictResult> {
   return payment.provider === "paypal"
-    ? readPayPal(providers.paypal, payment)
+    ? readPayPal(providers.paypal, payment, options.mayCapture ?? true)
     : readCashfree(providers.cashfree, payment);
 }
 
@@ -146,8 +169,9 @@ export async function syncPayment(
   payment: PaymentRow,
   now: number,
   event?: EventRecord,
+  options: { mayCapture?: boolean } = {},
 ): Promise<SyncResult> {
-  const read = await readVerdict(providers, payment);
+  const read = await readVerdict(providers, payment, options);
   if (!read.ok) return read;
   return { ok: true, ...(await settlePayment(db, payment, read.verdict, now, event)) };
 }
@@ -167,8 +191,9 @@ export interface ReconcileSummary {
 }
 
 /**
- * Re-checks payments stuck in created or pending for more than 15 minutes, oldest first, and
- * gives up on those older than a day.
+ * Re-checks payments stuck in created or pending for more than 15 minutes, least recently
+ * checked first (`updated_at` doubles as "last checked" for open payments), and gives up on
+ * those older than a day.
  */
 export async function reconcileOpenPayments(
   db: D1Database,
@@ -186,18 +211,29 @@ export async function reconcileOpenPayments(
   for (const payment of results) {
     summary.checked += 1;
     const read = await readVerdict(providers, payment);
+    const abandoned = now - payment.created_at > ABANDON_AFTER_MS;
     if (!read.ok) {
       summary.unavailable += 1;
       console.error(`reconcile ${payment.id}: ${read.detail}`);
-      continue;
     }
-    const verdict: Verdict =
-      read.verdict.kind === "pending" && now - payment.created_at > ABANDON_AFTER_MS
+    // Unpaid after a day, or unreadable for a day: given up. A webhook can still make it paid.
+    const verdict: Verdict | null = read.ok
+      ? read.verdict.kind === "pending" && !read.verdict.awaitingProvider && abandoned
         ? { kind: "failed", detail: "abandoned: not paid within a day" }
-        : read.verdict;
-    const settled = await settlePayment(db, payment, verdict, now);
-    summary.settled[settled.status] = (summary.settled[settled.status] ?? 0) + 1;
-    if (settled.planChanged && payment.user_id) summary.changedUsers.push(payment.user_id);
+        : read.verdict
+      : abandoned
+        ? { kind: "failed", detail: `abandoned: unreadable for a day (${read.detail})` }
+        : null;
+    const settled = verdict ? await settlePayment(db, payment, verdict, now) : null;
+    if (settled) summary.settled[settled.status] = (summary.settled[settled.status] ?? 0) + 1;
+    if (settled?.planChanged && payment.user_id) summary.changedUsers.push(payment.user_id);
+    // Still open: to the back of the queue, so a few stuck payments cannot hold up the rest.
+    if (!settled || !isFinal(settled.status)) {
+      await db
+        .prepare(`UPDATE payments SET updated_at = ? WHERE id = ? AND status IN ('created', 'pending')`)
+        .bind(now, payment.id)
+        .run();
+    }
   }
   return summary;
 }

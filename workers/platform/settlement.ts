@@ -27,7 +27,8 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = ["paid", "failed", "refu
 /** What the provider says, read fresh from it: never taken from a webhook's body. */
 export type Verdict =
   | { kind: "paid" }
-  | { kind: "pending" }
+  /** `awaitingProvider`: the money is on its way (a pending capture); never abandon it. */
+  | { kind: "pending"; awaitingProvider?: boolean }
   | { kind: "failed"; detail: string }
   | { kind: "refunded" }
   /** Money moved, but not the amount, currency or payment we asked for: never activates. */
@@ -110,6 +111,9 @@ const MOVES_TO: Record<Exclude<Verdict["kind"], "mismatch">, PaymentStatus[]> = 
   refunded: ["created", "pending", "failed", "paid"],
 };
 
+/** How often a purchase is retried when another one for the same account moved the plan first. */
+const MAX_SETTLE_ATTEMPTS = 3;
+
 export async function settlePayment(
   db: D1Database,
   payment: PaymentRow,
@@ -117,7 +121,26 @@ export async function settlePayment(
   now: number,
   event?: EventRecord,
 ): Promise<SettleResult> {
+  // One claim for every attempt: a retry must still hold the event row the first one wrote.
   const claimId = crypto.randomUUID();
+  let attempt = await settleOnce(db, payment, verdict, now, claimId, event);
+  const duplicate = attempt.duplicate;
+  for (let tries = 1; attempt.raced && tries < MAX_SETTLE_ATTEMPTS; tries += 1) {
+    attempt = await settleOnce(db, payment, verdict, now, claimId, event);
+  }
+  const { raced, ...result } = attempt;
+  if (raced) console.error(`payment ${payment.id}: its account kept changing; left ${result.status}`);
+  return { ...result, duplicate };
+}
+
+async function settleOnce(
+  db: D1Database,
+  payment: PaymentRow,
+  verdict: Verdict,
+  now: number,
+  claimId: string,
+  event: EventRecord | undefined,
+): Promise<SettleResult & { raced: boolean }> {
   const statements: D1PreparedStatement[] = [];
   // Every change below applies only where this call's event claim stands (when there is one).
   let claimed = "1";
@@ -153,13 +176,19 @@ export async function settlePayment(
       { planId: account?.plan_id ?? "free", planExpiresAt: account?.plan_expires_at ?? null },
       { planId: payment.plan_id, currency: payment.currency, at: now },
     );
+    // The new expiry was worked out from the plan just read: apply it only if the plan is still
+    // that, so two purchases of one account settling together cannot both start from it.
+    const unchanged = account
+      ? `AND EXISTS (SELECT 1 FROM users WHERE id = ? AND plan_id = ? AND plan_expires_at IS ?)`
+      : "";
+    const unchangedBinds = account ? [payment.user_id, account.plan_id, account.plan_expires_at] : [];
     statements.push(
       db
         .prepare(
           `UPDATE payments SET status = 'paid', activation_id = ?, paid_at = ?, plan_expires_at = ?, updated_at = ?
-           WHERE id = ? AND status IN (${fromList}) AND ${claimed}`,
+           WHERE id = ? AND status IN (${fromList}) AND ${claimed} ${unchanged}`,
         )
-        .bind(activationId, now, next.planExpiresAt, now, payment.id, ...claimBinds),
+        .bind(activationId, now, next.planExpiresAt, now, payment.id, ...claimBinds, ...unchangedBinds),
       db
         .prepare(
           `UPDATE users SET plan_id = ?, plan_expires_at = ?, updated_at = ?
@@ -197,18 +226,26 @@ export async function settlePayment(
 
   const results = await db.batch(statements);
   const eventInserted = event ? results[0]?.meta.changes === 1 : true;
+  const paymentUpdate = results[event ? 1 : 0];
   const planUpdate = verdict.kind === "paid" || verdict.kind === "refunded" ? results.at(-1) : undefined;
-  const [current, account] = await db.batch([
+  const [current, account, claim] = await db.batch([
     db.prepare(`SELECT status FROM payments WHERE id = ?`).bind(payment.id),
     db.prepare(`SELECT plan_id, plan_expires_at FROM users WHERE id = ?`).bind(payment.user_id),
+    db
+      .prepare(`SELECT claim_id FROM payment_events WHERE provider = ? AND event_key = ?`)
+      .bind(event?.provider ?? "", event?.key ?? ""),
   ]);
   const status = (current?.results[0] as { status: PaymentStatus } | undefined)?.status ?? payment.status;
   const plan = account?.results[0] as { plan_id: PlanId; plan_expires_at: number | null } | undefined;
+  const claimHeld = !event || (claim?.results[0] as { claim_id: string } | undefined)?.claim_id === claimId;
   return {
     status,
     planChanged: (planUpdate?.meta.changes ?? 0) === 1,
     duplicate: !eventInserted,
     planId: plan?.plan_id ?? "free",
     planExpiresAt: plan?.plan_expires_at ?? null,
+    // Nothing moved though the payment could and this call holds the event: the account's plan
+    // changed between reading it and the batch.
+    raced: verdict.kind === "paid" && paymentUpdate?.meta.changes === 0 && from.includes(status) && claimHeld,
   };
 }

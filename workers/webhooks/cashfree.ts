@@ -49,11 +49,16 @@ export async function cashfreeWebhook(c: WebhookContext): Promise<Response> {
   const { order, payment, refund } = event.data ?? {};
   // Our payment id is the Cashfree order id.
   const orderId = order?.order_id ?? refund?.order_id;
-  // Cashfree repeats x-idempotency-key on every retry of one event; without it the attempt
-  // and its status name the event.
+  // Cashfree repeats x-idempotency-key on every retry of one event; without it the order, the
+  // attempt (or refund) and its status name the event.
   const key =
     c.req.header("x-idempotency-key") ??
-    `${event.type}:${payment?.cf_payment_id ?? refund?.cf_refund_id ?? refund?.refund_id ?? orderId}:${payment?.payment_status ?? refund?.refund_status ?? ""}`;
+    [
+      event.type,
+      orderId ?? "",
+      payment?.cf_payment_id ?? refund?.cf_refund_id ?? refund?.refund_id ?? "",
+      payment?.payment_status ?? refund?.refund_status ?? "",
+    ].join(":");
   const found = orderId ? await findPayment(c.env.DB, orderId) : null;
   return settleFromEvent(c, { provider: "cashfree", key, type: event.type }, found);
 }
