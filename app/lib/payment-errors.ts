@@ -1,6 +1,7 @@
 /**
  * Reading the server's problem answers (RFC 9457) on the payment screens: the `reason` a
- * capture failed for, and the message of one field of a 422.
+ * capture failed for, another extension member (e.g. `paymentId`), and the message of one
+ * field of a 422.
  */
 import { ApiError } from "./api-client";
 
@@ -13,6 +14,15 @@ function problemBody(error: unknown): Record<string, unknown> | undefined {
 export function problemReason(error: unknown): string | undefined {
   const reason = problemBody(error)?.reason;
   return typeof reason === "string" ? reason : undefined;
+}
+
+/**
+ * A string extension member of the problem, e.g. `paymentId` next to `reason: "not-paid"`;
+ * undefined when the error is not a problem answer or the member is missing or not a string.
+ */
+export function problemExtension(error: unknown, member: string): string | undefined {
+  const value = problemBody(error)?.[member];
+  return typeof value === "string" ? value : undefined;
 }
 
 /** The message the server gave for `field` in `errors: [{ field, message }]`, if any. */

@@ -2,10 +2,11 @@
  * Buying with Cashfree (spec §4 "Buying (India)"): Cashfree needs the buyer's mobile number,
  * so Buy Now first asks for it; then our server creates the payment session (pricing it
  * itself) and Cashfree's checkout opens in this window. Cashfree sends the buyer back to the
- * payment status page.
+ * payment status page. A buyer who comes back with the Back button (the page restored from
+ * the back/forward cache), or a checkout that never leaves the page, gets the form back.
  */
 import { LoaderCircle } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { apiRequest } from "~/lib/api-client";
@@ -15,6 +16,9 @@ import { PAYMENT_ERROR_MESSAGE } from "~/lib/payment-format";
 import { normaliseIndianMobile, phoneError } from "~/lib/payment-phone";
 import { CheckoutDialog, PlanSummary, type CheckoutPlan } from "./checkout-dialog";
 
+/** How long checkout may take to leave this page before the form is usable again. */
+const NAVIGATION_GRACE_MS = 10_000;
+
 interface CashfreeSessionAnswer {
   response: { payment_session_id: string; order_id: string };
   payment_id: string;
@@ -23,10 +27,13 @@ interface CashfreeSessionAnswer {
 export function CashfreeCheckoutDialog({
   plan,
   sdk,
+  sessionQuery,
   onClose,
 }: {
   plan: CheckoutPlan | null;
   sdk: CashfreeSdkConfig;
+  /** Appended to the generate-session path: `?country=XX` in development, else "". */
+  sessionQuery: string;
   onClose: () => void;
 }) {
   const [working, setWorking] = useState(false);
@@ -46,7 +53,15 @@ export function CashfreeCheckoutDialog({
       {plan && (
         <>
           <PlanSummary plan={plan} />
-          <PhoneForm key={plan.id} plan={plan} sdk={sdk} working={working} setWorking={setWorking} onFailed={close} />
+          <PhoneForm
+            key={plan.id}
+            plan={plan}
+            sdk={sdk}
+            sessionQuery={sessionQuery}
+            working={working}
+            setWorking={setWorking}
+            onFailed={close}
+          />
         </>
       )}
     </CheckoutDialog>
@@ -56,12 +71,14 @@ export function CashfreeCheckoutDialog({
 function PhoneForm({
   plan,
   sdk,
+  sessionQuery,
   working,
   setWorking,
   onFailed,
 }: {
   plan: CheckoutPlan;
   sdk: CashfreeSdkConfig;
+  sessionQuery: string;
   working: boolean;
   setWorking: (working: boolean) => void;
   onFailed: () => void;
@@ -69,6 +86,23 @@ function PhoneForm({
   const [phone, setPhone] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
+  const graceTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // Checkout leaves the page; when the buyer comes back with Back, the browser may restore
+  // this page as it was (bfcache), busy modal included. Make the form usable again then.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      clearTimeout(graceTimer.current);
+      setRedirecting(false);
+      setWorking(false);
+    };
+    window.addEventListener("pageshow", onPageShow);
+    return () => {
+      window.removeEventListener("pageshow", onPageShow);
+      clearTimeout(graceTimer.current);
+    };
+  }, [setWorking]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,7 +114,7 @@ function PhoneForm({
     }
     setWorking(true);
     try {
-      const answer = await apiRequest<CashfreeSessionAnswer>("/payments/cashfree/generate-session", {
+      const answer = await apiRequest<CashfreeSessionAnswer>(`/payments/cashfree/generate-session${sessionQuery}`, {
         method: "POST",
         // Only the plan and the phone: the server adds who is buying and what it costs.
         options: { payment_type: plan.id, customer_details: { customer_phone: normaliseIndianMobile(phone) } },
@@ -93,7 +127,13 @@ function PhoneForm({
       }
       setRedirecting(true);
       await openCashfreeCheckout(sdk, answer.response.payment_session_id);
-      // Checkout replaces this page; the button stays disabled until it does.
+      // Checkout replaces this page; the button stays disabled until it does, or until the
+      // grace period shows it did not.
+      clearTimeout(graceTimer.current);
+      graceTimer.current = setTimeout(() => {
+        setRedirecting(false);
+        setWorking(false);
+      }, NAVIGATION_GRACE_MS);
     } catch (caught) {
       setRedirecting(false);
       const fieldMessage = problemFieldError(caught, "customer_phone");

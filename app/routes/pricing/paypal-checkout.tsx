@@ -2,7 +2,8 @@
  * Buying with PayPal (spec §2 "Pricing page", §4 "Buying (international)"): the modal
  * 'Secure Payment with PayPal' holds PayPal's buttons, with a spinner until they render or
  * fail. The order is created on our server (which prices it) and captured there on approval;
- * a declined card sends the buyer back into PayPal to choose another way to pay.
+ * a declined card sends the buyer back into PayPal to choose another way to pay, and a capture
+ * PayPal has not completed yet (e.g. pending) sends the buyer to the payment status page.
  */
 import type { PayPalButtonsComponent } from "@paypal/paypal-js";
 import { useEffect, useRef, useState } from "react";
@@ -10,7 +11,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { Spinner } from "~/components/spinner";
 import { apiRequest } from "~/lib/api-client";
-import { problemReason } from "~/lib/payment-errors";
+import { problemExtension, problemReason } from "~/lib/payment-errors";
 import { PAYMENT_ERROR_MESSAGE } from "~/lib/payment-format";
 import { loadPayPalSdk, type PayPalSdkConfig } from "~/lib/paypal-sdk";
 import { CheckoutDialog, PlanSummary, type CheckoutPlan } from "./checkout-dialog";
@@ -31,10 +32,13 @@ interface CaptureAnswer {
 export function PayPalCheckoutDialog({
   plan,
   sdk,
+  sessionQuery,
   onClose,
 }: {
   plan: CheckoutPlan | null;
   sdk: PayPalSdkConfig;
+  /** Appended to the generate-session path: `?country=XX` in development, else "". */
+  sessionQuery: string;
   onClose: () => void;
 }) {
   const [capturing, setCapturing] = useState(false);
@@ -54,7 +58,14 @@ export function PayPalCheckoutDialog({
       {plan && (
         <>
           <PlanSummary plan={plan} />
-          <PayPalButtonsPanel key={plan.id} plan={plan} sdk={sdk} onCapturingChange={setCapturing} onFinished={close} />
+          <PayPalButtonsPanel
+            key={plan.id}
+            plan={plan}
+            sdk={sdk}
+            sessionQuery={sessionQuery}
+            onCapturingChange={setCapturing}
+            onFinished={close}
+          />
         </>
       )}
     </CheckoutDialog>
@@ -66,11 +77,13 @@ type Phase = "loading" | "ready" | "failed";
 function PayPalButtonsPanel({
   plan,
   sdk,
+  sessionQuery,
   onCapturingChange,
   onFinished,
 }: {
   plan: CheckoutPlan;
   sdk: PayPalSdkConfig;
+  sessionQuery: string;
   onCapturingChange: (capturing: boolean) => void;
   onFinished: () => void;
 }) {
@@ -79,9 +92,14 @@ function PayPalButtonsPanel({
   const [capturing, setCapturing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const navigate = useNavigate();
-  // PayPal keeps the callbacks it was given at render: read the parent's through a ref.
-  const latest = useRef({ onCapturingChange, onFinished, navigate });
-  latest.current = { onCapturingChange, onFinished, navigate };
+  // PayPal keeps the callbacks it was given at render: read the parent's (and the plan's
+  // name and the session query) through a ref, so they never rebuild the buttons.
+  const latest = useRef({ onCapturingChange, onFinished, navigate, planName: plan.name, sessionQuery });
+  latest.current = { onCapturingChange, onFinished, navigate, planName: plan.name, sessionQuery };
+  // The buttons depend on these values only, not on the identity of the loader's `sdk` object:
+  // a loader revalidation hands over an equal but new object and must not rebuild them mid-checkout.
+  const planId = plan.id;
+  const { clientId, environment, sdkBaseUrl } = sdk;
 
   useEffect(() => {
     let cancelled = false;
@@ -97,7 +115,8 @@ function PayPalButtonsPanel({
       latest.current.onFinished();
     };
 
-    loadPayPalSdk(sdk, { currency: "USD", intent: "capture" })
+    const config: PayPalSdkConfig = { clientId, environment, ...(sdkBaseUrl ? { sdkBaseUrl } : {}) };
+    loadPayPalSdk(config, { currency: "USD", intent: "capture" })
       .then(async (paypal) => {
         if (cancelled) return;
         const container = containerRef.current;
@@ -107,9 +126,10 @@ function PayPalButtonsPanel({
           createOrder: async () => {
             setNotice(null);
             // Only the plan goes to the server: it sets the amount.
-            const answer = await apiRequest<GenerateSessionAnswer>("/payments/paypal/generate-session", {
+            const path = `/payments/paypal/generate-session${latest.current.sessionQuery}`;
+            const answer = await apiRequest<GenerateSessionAnswer>(path, {
               method: "POST",
-              options: { payment_type: plan.id },
+              options: { payment_type: planId },
               credentials: true,
               loader: true,
             });
@@ -126,13 +146,23 @@ function PayPalButtonsPanel({
                 loader: true,
               });
               if (!answer) return; // 401: the app is already on its way home.
-              toast.success(`Payment received: your ${plan.name} plan is active.`);
+              toast.success(`Payment received: your ${latest.current.planName} plan is active.`);
               latest.current.onFinished();
               void latest.current.navigate("/user/dashboard");
             } catch (error) {
-              if (problemReason(error) === "declined") {
+              const reason = problemReason(error);
+              if (reason === "declined") {
                 setNotice("Your card was declined. Please choose another card or way to pay.");
                 return actions.restart();
+              }
+              // PayPal has not completed the payment yet (e.g. a pending capture): the status
+              // page follows it until it settles.
+              const paymentId = reason === "not-paid" ? problemExtension(error, "paymentId") : undefined;
+              if (paymentId) {
+                toast.info("PayPal is still confirming your payment.");
+                latest.current.onFinished();
+                void latest.current.navigate(`/status/payment/${encodeURIComponent(paymentId)}`);
+                return;
               }
               fail(error);
             } finally {
@@ -161,7 +191,7 @@ function PayPalButtonsPanel({
           .then(() => rendered.close())
           .catch(() => {});
     };
-  }, [plan, sdk]);
+  }, [planId, clientId, environment, sdkBaseUrl]);
 
   return (
     <div className="relative mt-5">

@@ -6,7 +6,7 @@
  */
 import { Check } from "lucide-react";
 import { useRef, useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { formatPrice } from "~/lib/payment-format";
 import { cashfreeSdkConfig, payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { titled } from "~/lib/page-meta";
@@ -107,7 +107,12 @@ function IncludedApis({
 }
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { currency, referred, canBuy, plans, groups, paypal, cashfree } = loaderData;
+  const { country, currency, referred, canBuy, plans, groups, paypal, cashfree } = loaderData;
+  const [searchParams] = useSearchParams();
+  // The server checks the provider against the buyer's country. In development that country
+  // is the page's `?country=`, so the payment session requests carry it along (the server
+  // honours it only in development); otherwise their paths stay as they are.
+  const sessionQuery = searchParams.has("country") ? `?${new URLSearchParams({ country })}` : "";
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [shownPlan, setShownPlan] = useState<(typeof plans)[number] | null>(null);
   const [buying, setBuying] = useState<CheckoutPlan | null>(null);
@@ -283,8 +288,17 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="mt-4">{shownPlan && <IncludedApis planId={shownPlan.id} groups={groups} />}</div>
       </dialog>
-      {paypal && <PayPalCheckoutDialog plan={buying} sdk={paypal} onClose={() => setBuying(null)} />}
-      {cashfree && <CashfreeCheckoutDialog plan={buying} sdk={cashfree} onClose={() => setBuying(null)} />}
+      {paypal && (
+        <PayPalCheckoutDialog plan={buying} sdk={paypal} sessionQuery={sessionQuery} onClose={() => setBuying(null)} />
+      )}
+      {cashfree && (
+        <CashfreeCheckoutDialog
+          plan={buying}
+          sdk={cashfree}
+          sessionQuery={sessionQuery}
+          onClose={() => setBuying(null)}
+        />
+      )}
     </div>
   );
 }
