@@ -17,6 +17,26 @@ import { deliveryThrough, serveFakePaymentProvider } from "./providers/payments"
 // Durable Object classes must be exported from the main module.
 export { Meter } from "./gateway/meter";
 
+/**
+ * Pages may not be framed by other sites (the pricing page holds payment buttons), and the
+ * browser must not guess content types. Scripts are not restricted here: React Router's
+ * hydration writes inline scripts, which a nonce-based policy would have to cover first.
+ */
+const PAGE_SECURITY_HEADERS = {
+  "content-security-policy": "frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "strict-origin-when-cross-origin",
+};
+
+function withPageSecurityHeaders(response: Response): Response {
+  const secured = new Response(response.body, response);
+  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) {
+    if (!secured.headers.has(name)) secured.headers.set(name, value);
+  }
+  return secured;
+}
+
 const handlePage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
 export default {
@@ -47,7 +67,7 @@ export default {
     if (bench) return bench;
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx });
-    return handlePage(request, context);
+    return withPageSecurityHeaders(await handlePage(request, context));
   },
 
   // Daily housekeeping (the cron in wrangler.toml): expired sessions and spent throttle windows.
