@@ -31,8 +31,21 @@ import { recordCall } from "./usage-recorder";
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const HANDLER_TIMEOUT_MS = 25_000;
 
+/**
+ * Meter ids by account, for the isolate's life: an id is a plain value (a hash of the name),
+ * unlike a stub, which belongs to one request and is made fresh each time.
+ */
+const meterIds = new Map<string, DurableObjectId>();
+const MAX_METER_IDS = 10_000;
+
 function meterFor(env: Env, userId: string) {
-  return env.METER.get(env.METER.idFromName(userId));
+  let id = meterIds.get(userId);
+  if (!id) {
+    id = env.METER.idFromName(userId);
+    if (meterIds.size >= MAX_METER_IDS) meterIds.clear();
+    meterIds.set(userId, id);
+  }
+  return env.METER.get(id);
 }
 
 function policyFor(record: KeyRecord, api: HostedApi, now: number): { planId: PlanId; policy: MeterPolicy } {
