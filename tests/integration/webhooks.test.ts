@@ -12,7 +12,7 @@ import type { DeliverWebhook } from "~workers/providers/cashfree/types";
 import { deliveryThrough, FAKE_PAYPAL_PATH } from "~workers/providers/payments";
 import { approveFakeOrder, refundFakeCapture } from "~workers/providers/paypal/fake";
 import { webhooks } from "~workers/webhooks/index";
-import { signCashfreeWebhook } from "~workers/webhooks/verify/cashfree";
+import { signCashfreeWebhook } from "~workers/providers/signatures/cashfree";
 import { callApi, cookieFrom, eventually, randomEmail, STRONG_PASSWORD } from "../factories";
 
 /** workerd's service bindings can run the target's cron handler, as Cloudflare's test tools do. */

@@ -5,6 +5,7 @@
  * construction; nothing trusts what a webhook's body or a browser claims.
  */
 import type { CashfreeClient, CashfreeOrder, CashfreePayment, CashfreeRefund } from "~workers/providers/cashfree/types";
+import type { PaymentProviders } from "~workers/providers/payments";
 import type { PayPalClient, PayPalOrder } from "~workers/providers/paypal/types";
 import {
   FINAL_STATUSES,
@@ -15,11 +16,6 @@ import {
   type SettleResult,
   type Verdict,
 } from "./settlement";
-
-export interface PaymentProviders {
-  paypal: PayPalClient;
-  cashfree: CashfreeClient;
-}
 
 export type VerdictResult = { ok: true; verdict: Verdict } | { ok: false; detail: string };
 

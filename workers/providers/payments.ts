@@ -4,7 +4,6 @@
  * tests. Both Workers build their clients here: the app (checkout, status page) and the
  * webhook Worker (re-reading orders, reconciliation).
  */
-import type { PaymentProviders } from "~workers/platform/payment-sync";
 import { createCashfreeClient } from "./cashfree/client";
 import { createFakeCashfree, createFakeCashfreeFetch } from "./cashfree/fake";
 import type { CashfreeClient, DeliverWebhook } from "./cashfree/types";
@@ -12,6 +11,12 @@ import type { PaymentsConfig } from "./payments-config";
 import { createPayPalClient } from "./paypal/client";
 import { createFakePayPal, createFakePayPalFetch, fakePayPalCertificateFetcher } from "./paypal/fake";
 import type { PayPalClient } from "./paypal/types";
+
+/** The clients of both providers, as the settlement code reads orders through them. */
+export interface PaymentProviders {
+  paypal: PayPalClient;
+  cashfree: CashfreeClient;
+}
 
 export const FAKE_PAYPAL_PATH = "/dev/paypal";
 export const FAKE_CASHFREE_PATH = "/dev/cashfree";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findPayment } from "~workers/platform/settlement";
 import { settleFromEvent, webhookProblem, type WebhookContext } from "./shared";
-import { verifyCashfreeSignature } from "./verify/cashfree";
+import { verifyCashfreeSignature } from "~workers/providers/signatures/cashfree";
 
 const EventSchema = z.object({
   type: z.string().min(1).max(64),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { findPayment, findPaymentByOrder } from "~workers/platform/settlement";
 import { payPalCertificateFetcher } from "~workers/providers/payments";
 import { providersOf, settleFromEvent, webhookProblem, type WebhookContext } from "./shared";
-import { verifyPayPalSignature } from "./verify/paypal";
+import { verifyPayPalSignature } from "~workers/providers/signatures/paypal";
 
 const EnvelopeSchema = z.object({
   id: z.string().min(1).max(128),

@@ -2,9 +2,9 @@
 import type { Context } from "hono";
 import { problemBody, type ProblemType } from "~workers/api/problem";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
-import { syncPayment, type PaymentProviders } from "~workers/platform/payment-sync";
+import { syncPayment } from "~workers/platform/payment-sync";
 import { isEventRecorded, recordUnmatchedEvent, type EventRecord, type PaymentRow } from "~workers/platform/settlement";
-import { paymentProvidersFor } from "~workers/providers/payments";
+import { paymentProvidersFor, type PaymentProviders } from "~workers/providers/payments";
 import type { WebhookConfig, WebhookEnv } from "./config";
 
 /** The fakes' order pages are not served from here, so their links need no real origin. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { verifyCashfreeSignature } from "~workers/webhooks/verify/cashfree";
+import { verifyCashfreeSignature } from "~workers/providers/signatures/cashfree";
 import { createCashfreeClient } from "./client";
 import {
   createFakeCashfree,

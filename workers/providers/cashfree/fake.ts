@@ -21,7 +21,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { z } from "zod";
-import { signCashfreeWebhook } from "~workers/webhooks/verify/cashfree";
+import { signCashfreeWebhook } from "~workers/providers/signatures/cashfree";
 import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 import type { CashfreePayment, CashfreeRefund, DeliverWebhook } from "./types";
 

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { encodeBase64 } from "~workers/webhooks/verify/base64";
+import { encodeBase64 } from "~workers/providers/signatures/base64";
 import { createPayPalClient } from "./client";
 import { createFakePayPal, createFakePayPalFetch } from "./fake";
 import type { PayPalClient, PayPalResult } from "./types";

@@ -11,7 +11,7 @@
  * Both scripts are plain strings, not functions turned into text: the bundler may rewrite a
  * function's body (esbuild's keepNames adds `__name` calls) into something a browser cannot run.
  */
-import { encodeBase64 } from "~workers/webhooks/verify/base64";
+import { encodeBase64 } from "~workers/providers/signatures/base64";
 
 /** The message the popup posts to its opener; the SDK accepts nothing else. */
 export const POPUP_MESSAGE_SOURCE = "fake-paypal";

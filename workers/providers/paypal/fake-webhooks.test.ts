@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { verifyPayPalSignature } from "~workers/webhooks/verify/paypal";
+import { verifyPayPalSignature } from "~workers/providers/signatures/paypal";
 import { createPayPalClient } from "./client";
 import {
   approveFakeOrder,

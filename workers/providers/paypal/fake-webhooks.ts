@@ -11,9 +11,9 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
-import { decodeBase64, encodeBase64 } from "~workers/webhooks/verify/base64";
-import { signPayPalWebhook } from "~workers/webhooks/verify/paypal";
-import { createSelfSignedCertificate, generateRsaSigningKeyPair } from "~workers/webhooks/verify/x509";
+import { decodeBase64, encodeBase64 } from "~workers/providers/signatures/base64";
+import { signPayPalWebhook } from "~workers/providers/signatures/paypal";
+import { createSelfSignedCertificate, generateRsaSigningKeyPair } from "~workers/providers/signatures/x509";
 import type { DeliverWebhook } from "../cashfree/types";
 import { randomId } from "./fake-ids";
 

@@ -16,7 +16,7 @@
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { verifyPayPalSignature } from "~workers/webhooks/verify/paypal";
+import { verifyPayPalSignature } from "~workers/providers/signatures/paypal";
 import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 import { randomId } from "./fake-ids";
 import { POPUP_RESULT_SCRIPT, popupResultScriptSource, renderFakePayPalSdk } from "./fake-sdk";
