@@ -1,17 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { approveFakeOrder } from "~workers/providers/paypal/fake";
-import { callApi, callHosted, cookieFrom, randomEmail, STRONG_PASSWORD } from "../factories";
-
-async function signUp(referralCode?: string) {
-  const email = randomEmail("buyer");
-  const response = await callApi(SELF, "POST", "/api/users/signup", {
-    body: { email, password: STRONG_PASSWORD, referralCode },
-  });
-  const body = await response.json<{ referralCode: string }>();
-  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
-  return { cookie: cookieFrom(response), userId: user?.id ?? "", referralCode: body.referralCode };
-}
+import { planOf, signUpBuyer } from "../buyers";
+import { callApi, callHosted } from "../factories";
 
 async function startOrder(cookie: string, plan: "standard" | "premium") {
   const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {
@@ -32,18 +23,12 @@ async function paymentOf(orderId: string) {
     .first<{ status: string; amount_minor: number; currency: string; plan_id: string }>();
 }
 
-async function planOf(userId: string) {
-  return env.DB.prepare("SELECT plan_id, plan_expires_at FROM users WHERE id = ?")
-    .bind(userId)
-    .first<{ plan_id: string; plan_expires_at: number | null }>();
-}
-
 describe("buying through PayPal (the local fake)", () => {
   it.each([
     ["standard", 900],
     ["premium", 1_700],
   ] as const)("creates a %s order at the server's price, whatever the client sends", async (plan, cents) => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     const orderId = await startOrder(cookie, plan);
     expect(await paymentOf(orderId)).toEqual({
       status: "pending",
@@ -54,14 +39,14 @@ describe("buying through PayPal (the local fake)", () => {
   });
 
   it("gives a referred buyer 5% off", async () => {
-    const referrer = await signUp();
-    const { cookie } = await signUp(referrer.referralCode);
+    const referrer = await signUpBuyer();
+    const { cookie } = await signUpBuyer(referrer.referralCode);
     const orderId = await startOrder(cookie, "standard");
     expect((await paymentOf(orderId))?.amount_minor).toBe(855);
   });
 
   it("activates the plan when the capture completes, and only once", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const orderId = await startOrder(cookie, "premium");
     await approveFakeOrder(env.CACHE, orderId, "pay");
     const first = await capture(cookie, orderId);
@@ -76,7 +61,7 @@ describe("buying through PayPal (the local fake)", () => {
   });
 
   it("grants nothing when the card is declined", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const orderId = await startOrder(cookie, "standard");
     await approveFakeOrder(env.CACHE, orderId, "decline");
     const response = await capture(cookie, orderId);
@@ -90,7 +75,7 @@ describe("buying through PayPal (the local fake)", () => {
   });
 
   it("grants nothing when the captured amount differs from the server's price", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const orderId = await startOrder(cookie, "premium");
     // Someone changed the order at the provider: make our record expect another amount.
     await env.DB.prepare("UPDATE payments SET amount_minor = 100 WHERE provider_order_id = ?").bind(orderId).run();
@@ -105,15 +90,15 @@ describe("buying through PayPal (the local fake)", () => {
   });
 
   it("does not let one user capture another's order", async () => {
-    const alice = await signUp();
-    const bob = await signUp();
+    const alice = await signUpBuyer();
+    const bob = await signUpBuyer();
     const orderId = await startOrder(alice.cookie, "standard");
     await approveFakeOrder(env.CACHE, orderId, "pay");
     expect((await capture(bob.cookie, orderId)).status).toBe(404);
   });
 
   it("shows the paid plan to the gateway at once", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     const created = await callApi(SELF, "POST", "/api/user/keys", { cookie, body: { name: "app" } });
     const { key } = await created.json<{ key: string }>();
     // Used once on Free, so the gateway has cached the key with its plan.
@@ -134,7 +119,7 @@ describe("buying through PayPal (the local fake)", () => {
         })
       ).status,
     ).toBe(401);
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     expect(
       (
         await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", {

@@ -13,7 +13,8 @@ import { deliveryThrough, FAKE_PAYPAL_PATH } from "~workers/providers/payments";
 import { approveFakeOrder, refundFakeCapture } from "~workers/providers/paypal/fake";
 import { webhooks } from "~workers/webhooks/index";
 import { signCashfreeWebhook } from "~workers/providers/signatures/cashfree";
-import { callApi, cookieFrom, eventually, randomEmail, STRONG_PASSWORD } from "../factories";
+import { planOf, signUpBuyer } from "../buyers";
+import { callApi, eventually } from "../factories";
 
 /** workerd's service bindings can run the target's cron handler, as Cloudflare's test tools do. */
 interface ScheduledFetcher {
@@ -33,16 +34,6 @@ const webhookWorker: Fetcher =
 const toWebhookWorker = deliveryThrough(webhookWorker)!;
 const cashfreeWithWebhooks = { kv: env.CACHE, clientSecret: CASHFREE_SECRET, deliverWebhook: toWebhookWorker.deliver };
 const cashfreeSilently = { kv: env.CACHE, clientSecret: CASHFREE_SECRET };
-
-async function signUp(referralCode?: string) {
-  const email = randomEmail("buyer");
-  const response = await callApi(SELF, "POST", "/api/users/signup", {
-    body: { email, password: STRONG_PASSWORD, referralCode },
-  });
-  const body = await response.json<{ referralCode: string }>();
-  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
-  return { cookie: cookieFrom(response), userId: user?.id ?? "", referralCode: body.referralCode };
-}
 
 async function startCashfree(cookie: string, plan: "standard" | "premium") {
   const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=IN", {
@@ -74,12 +65,6 @@ function paymentRow(paymentId: string) {
       user_id: string;
       plan_expires_at: number | null;
     }>();
-}
-
-function planOf(userId: string) {
-  return env.DB.prepare("SELECT plan_id, plan_expires_at FROM users WHERE id = ?")
-    .bind(userId)
-    .first<{ plan_id: string; plan_expires_at: number | null }>();
 }
 
 async function eventCount(paymentId: string) {
@@ -125,7 +110,7 @@ describe("buying through Cashfree (the local fake)", () => {
     ["standard", 2_100],
     ["premium", 4_600],
   ] as const)("creates a %s order in rupees at the server's price, for the signed-in buyer", async (plan, paise) => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, plan);
     expect(paymentId).toMatch(/^pay_/);
     expect(await paymentRow(paymentId)).toMatchObject({
@@ -139,14 +124,14 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("gives a referred buyer 5% off in rupees too", async () => {
-    const referrer = await signUp();
-    const { cookie } = await signUp(referrer.referralCode);
+    const referrer = await signUpBuyer();
+    const { cookie } = await signUpBuyer(referrer.referralCode);
     const paymentId = await startCashfree(cookie, "standard");
     expect((await paymentRow(paymentId))?.amount_minor).toBe(1_995);
   });
 
   it("asks for a valid Indian mobile number, naming the field", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     for (const phone of ["12345", "5876543210", "98765432101", ""]) {
       const response = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=IN", {
         cookie,
@@ -161,7 +146,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("takes each country's payments through its own provider only", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     const cashfreeFromUs = await callApi(SELF, "POST", "/api/payments/cashfree/generate-session?country=US", {
       cookie,
       body: { payment_type: "premium", customer_details: { customer_phone: "9876543210" } },
@@ -183,7 +168,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("activates the plan when the signed success webhook arrives", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "premium");
     const before = Date.now();
     await payFakeCashfreeOrder(cashfreeWithWebhooks, paymentId, "pay");
@@ -196,7 +181,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("records a failed attempt, and a later successful one still activates", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "standard");
     await payFakeCashfreeOrder(cashfreeWithWebhooks, paymentId, "fail");
     expect((await paymentRow(paymentId))?.status).toBe("failed");
@@ -207,7 +192,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("refuses a bad or stale signature with 401 and writes nothing", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "premium");
     await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
     const event = paymentEvent("PAYMENT_SUCCESS_WEBHOOK", paymentId, "SUCCESS");
@@ -228,7 +213,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("acts once on ten concurrent copies of one event, and once on ten different events", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "premium");
     const before = Date.now();
     await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
@@ -258,7 +243,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("trusts the provider, not the order events arrive in", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "standard");
     await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
     // A failure notice that arrives after the money: Cashfree says the order is paid, so it is.
@@ -282,7 +267,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("ends the plan when the payment is refunded", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "premium");
     await payFakeCashfreeOrder(cashfreeWithWebhooks, paymentId, "pay");
     expect((await planOf(userId))?.plan_id).toBe("premium");
@@ -292,7 +277,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("upgrades Standard to Premium keeping the paid Standard days, converted at the price ratio", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const standard = await startCashfree(cookie, "standard");
     await payFakeCashfreeOrder(cashfreeWithWebhooks, standard, "pay");
     const standardEnd = (await planOf(userId))?.plan_expires_at ?? 0;
@@ -308,7 +293,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("extends the same plan by a month when it is bought again", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const first = await startCashfree(cookie, "standard");
     await payFakeCashfreeOrder(cashfreeWithWebhooks, first, "pay");
     const firstEnd = (await planOf(userId))?.plan_expires_at ?? 0;
@@ -318,7 +303,7 @@ describe("buying through Cashfree (the local fake)", () => {
   });
 
   it("counts both of two purchases confirmed at the same moment", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const payments = [await startCashfree(cookie, "standard"), await startCashfree(cookie, "standard")];
     for (const paymentId of payments) await payFakeCashfreeOrder(cashfreeSilently, paymentId, "pay");
     const before = Date.now();
@@ -349,7 +334,7 @@ describe("buying through Cashfree (the local fake)", () => {
 
 describe("the status page's call and reconciliation", () => {
   it("shows a payment's state and asks the provider while it is open", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paymentId = await startCashfree(cookie, "standard");
     const pending = await SELF.fetch(`http://localhost/api/payments/${paymentId}/status`);
     expect(pending.status).toBe(200);
@@ -376,7 +361,7 @@ describe("the status page's call and reconciliation", () => {
   });
 
   it("the cron settles a payment whose webhook never came, and gives up on abandoned ones", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const paid = await startCashfree(cookie, "premium");
     await payFakeCashfreeOrder(cashfreeSilently, paid, "pay");
     const abandoned = await startCashfree(cookie, "standard");
@@ -434,7 +419,7 @@ describe("PayPal webhooks (the local fake)", () => {
   }
 
   it("captures on the approval event when the buyer never came back, and activates once", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
     await approveFakeOrder(paypalWithWebhooks, response.id, "pay");
     expect((await paymentRow(paymentId))?.status).toBe("paid");
@@ -448,7 +433,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("settles on the capture-completed event the fake sends after the buyer's capture", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "premium");
     await approveFakeOrder(env.CACHE, response.id, "pay");
     const capture = await callApi(SELF, "POST", "/api/payments/paypal/capture", {
@@ -471,7 +456,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("refuses a tampered, unsigned or foreign-certificate event with 401 and writes nothing", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "premium");
     const recording = paypalRecording();
     await approveFakeOrder(recording.options, response.id, "pay");
@@ -494,7 +479,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("acts once on ten concurrent copies of the approval event", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "premium");
     const recording = paypalRecording();
     const before = Date.now();
@@ -512,7 +497,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("can check signatures with PayPal's verify API instead, when so configured", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
     const recording = paypalRecording();
     await approveFakeOrder(recording.options, response.id, "pay");
@@ -539,7 +524,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("the cron captures an order the buyer approved before closing the window", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "premium");
     await approveFakeOrder(env.CACHE, response.id, "pay"); // no webhook, no capture call
     const stuck = Date.now() - 20 * 60 * 1000;
@@ -550,7 +535,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("the status call does not capture: reading a page moves no money", async () => {
-    const { cookie } = await signUp();
+    const { cookie } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
     await approveFakeOrder(env.CACHE, response.id, "pay");
     const status = await SELF.fetch(`http://localhost/api/payments/${paymentId}/status`);
@@ -559,7 +544,7 @@ describe("PayPal webhooks (the local fake)", () => {
   });
 
   it("ends the plan when PayPal reports the capture refunded", async () => {
-    const { cookie, userId } = await signUp();
+    const { cookie, userId } = await signUpBuyer();
     const { response, payment_id: paymentId } = await startPayPal(cookie, "standard");
     await approveFakeOrder(paypalWithWebhooks, response.id, "pay");
     expect((await planOf(userId))?.plan_id).toBe("standard");
