@@ -53,17 +53,26 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
 
 export type Config = z.infer<typeof BaseSchema> & { isDevelopment: boolean };
 
-const cache = new WeakMap<object, Config>();
-
-export function readConfig(env: Env): Config {
-  const cached = cache.get(env);
-  if (cached) return cached;
-  const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    throw new Error(`Invalid Worker configuration: ${problems}`);
-  }
-  const config = { ...parsed.data, isDevelopment: parsed.data.APP_ENV === "development" };
-  cache.set(env, config);
-  return config;
+/**
+ * A reader of a Worker's env through `schema`, parsed once per env object (an isolate keeps
+ * one), throwing with every problem named when the configuration is incomplete.
+ */
+export function envReader<E extends object, T>(schema: z.ZodType<T>, worker: string): (env: E) => T {
+  const cache = new WeakMap<E, T>();
+  return (env) => {
+    const cached = cache.get(env);
+    if (cached) return cached;
+    const parsed = schema.safeParse(env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+      throw new Error(`Invalid ${worker} configuration: ${problems}`);
+    }
+    cache.set(env, parsed.data);
+    return parsed.data;
+  };
 }
+
+export const readConfig: (env: Env) => Config = envReader(
+  ConfigSchema.transform((config) => ({ ...config, isDevelopment: config.APP_ENV === "development" })),
+  "Worker",
+);

@@ -3,7 +3,8 @@
  * per isolate. Production refuses the fakes and a missing PayPal webhook id.
  */
 import { z } from "zod";
-import { checkProductionPayments, PaymentsConfigSchema, type PaymentsConfig } from "~workers/providers/payments-config";
+import { envReader } from "~workers/config";
+import { checkProductionPayments, PaymentsConfigSchema } from "~workers/providers/payments-config";
 
 /** The webhook Worker's bindings and vars (workers/webhooks/wrangler.toml). */
 export interface WebhookEnv {
@@ -20,18 +21,6 @@ const WebhookConfigSchema = z
     checkProductionPayments(config, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }), true);
   });
 
-export type WebhookConfig = PaymentsConfig & { APP_ENV: "development" | "production" };
+export type WebhookConfig = z.infer<typeof WebhookConfigSchema>;
 
-const cache = new WeakMap<object, WebhookConfig>();
-
-export function readWebhookConfig(env: WebhookEnv): WebhookConfig {
-  const cached = cache.get(env);
-  if (cached) return cached;
-  const parsed = WebhookConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    throw new Error(`Invalid webhook Worker configuration: ${problems}`);
-  }
-  cache.set(env, parsed.data);
-  return parsed.data;
-}
+export const readWebhookConfig: (env: WebhookEnv) => WebhookConfig = envReader(WebhookConfigSchema, "webhook Worker");

@@ -8,16 +8,17 @@
 import { Hono } from "hono";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { reconcileOpenPayments } from "~workers/platform/payment-sync";
-import { paymentProvidersFor } from "~workers/providers/payments";
 import { cashfreeWebhook } from "./cashfree";
 import { readWebhookConfig, type WebhookEnv } from "./config";
 import { payPalWebhook } from "./paypal";
-import { FAKE_PROVIDER_ORIGIN, webhookProblem, type WebhookBindings } from "./shared";
+import { providersFor, webhookProblem, type WebhookBindings } from "./shared";
 
 export const webhooks = new Hono<WebhookBindings>();
 
 webhooks.use(async (c, next) => {
-  c.set("config", readWebhookConfig(c.env));
+  const config = readWebhookConfig(c.env);
+  c.set("config", config);
+  c.set("providers", providersFor(config, c.env));
   await next();
 });
 webhooks.post("/paypal", payPalWebhook);
@@ -35,7 +36,7 @@ export default {
 
   async scheduled(controller, env) {
     const config = readWebhookConfig(env);
-    const providers = paymentProvidersFor(config, env.CACHE, FAKE_PROVIDER_ORIGIN);
+    const providers = providersFor(config, env);
     // Number(): a cron gives milliseconds; a test calling through a service binding gives a Date.
     const summary = await reconcileOpenPayments(env.DB, providers, Number(controller.scheduledTime));
     await Promise.all(summary.changedUsers.map((userId) => forgetAccountKeys(env.DB, env.CACHE, userId)));

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { findPayment, findPaymentByOrder } from "~workers/platform/settlement";
 import { payPalCertificateFetcher } from "~workers/providers/payments";
-import { providersOf, settleFromEvent, webhookProblem, type WebhookContext } from "./shared";
+import { settleFromEvent, webhookProblem, type WebhookContext } from "./shared";
 import { verifyPayPalSignature } from "~workers/providers/signatures/paypal";
 
 const EnvelopeSchema = z.object({
@@ -30,7 +30,7 @@ async function verify(c: WebhookContext, rawBody: string): Promise<string | null
   const config = c.get("config");
   const headers = c.req.raw.headers;
   if (config.PAYPAL_WEBHOOK_VERIFY === "api") {
-    const verified = await providersOf(c).paypal.verifyWebhookSignature({
+    const verified = await c.get("providers").paypal.verifyWebhookSignature({
       headers,
       webhookId: config.PAYPAL_WEBHOOK_ID,
       rawBody,
@@ -72,7 +72,7 @@ export async function payPalWebhook(c: WebhookContext): Promise<Response> {
   const captureId = payment ? null : captureIdOf(resource);
   if (captureId) {
     // Ask PayPal which order the capture belongs to; if it cannot say now, let it redeliver.
-    const found = await providersOf(c).paypal.orderIdOfCapture(captureId);
+    const found = await c.get("providers").paypal.orderIdOfCapture(captureId);
     if (!found.ok && found.code !== "not-found") return webhookProblem(c, "upstream-failed", found.detail);
     orderId = found.ok ? found.value : undefined;
     payment = orderId ? await findPaymentByOrder(db, "paypal", orderId) : null;

@@ -8,13 +8,17 @@ import { paymentProvidersFor, type PaymentProviders } from "~workers/providers/p
 import type { WebhookConfig, WebhookEnv } from "./config";
 
 /** The fakes' order pages are not served from here, so their links need no real origin. */
-export const FAKE_PROVIDER_ORIGIN = "http://localhost";
+const FAKE_PROVIDER_ORIGIN = "http://localhost";
 
-export type WebhookBindings = { Bindings: WebhookEnv; Variables: { config: WebhookConfig } };
+export type WebhookBindings = {
+  Bindings: WebhookEnv;
+  Variables: { config: WebhookConfig; providers: PaymentProviders };
+};
 export type WebhookContext = Context<WebhookBindings>;
 
-export function providersOf(c: Pick<WebhookContext, "env" | "get">): PaymentProviders {
-  return paymentProvidersFor(c.get("config"), c.env.CACHE, FAKE_PROVIDER_ORIGIN);
+/** The providers' clients, made once per request by the Worker's middleware. */
+export function providersFor(config: WebhookConfig, env: WebhookEnv): PaymentProviders {
+  return paymentProvidersFor(config, env.CACHE, FAKE_PROVIDER_ORIGIN);
 }
 
 export function webhookProblem(c: WebhookContext, type: ProblemType, detail: string): Response {
@@ -43,7 +47,7 @@ export async function settleFromEvent(
     await recordUnmatchedEvent(db, event, now);
     return c.json({ received: true, outcome: "unmatched" });
   }
-  const synced = await syncPayment(db, providersOf(c), payment, now, event);
+  const synced = await syncPayment(db, c.get("providers"), payment, now, event);
   if (!synced.ok) return webhookProblem(c, "upstream-failed", synced.detail);
   // The gateway caches keys with their plan: forget them so the next call sees the new plan.
   if (synced.planChanged && payment.user_id) await forgetAccountKeys(db, c.env.CACHE, payment.user_id);

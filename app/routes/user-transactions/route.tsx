@@ -1,5 +1,5 @@
 /**
- * Payment history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
+ * PaymentRecord history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
  * loaded page kept so going back costs nothing; Previous off on page 1, Next on the last.
  * The privileged accounts also get the Easy Pay drawer.
  */
@@ -11,8 +11,9 @@ import { payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { requireSession, serverContext } from "~/lib/session.server";
 import type { Route } from "./+types/route";
 import { EasyPay } from "./easy-pay-drawer";
+import type { PaymentRecord } from "~workers/platform/payments";
 
-export const meta = () => [{ title: titled("Payment history") }];
+export const meta = () => [{ title: titled("PaymentRecord history") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
@@ -25,19 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-interface Payment {
-  id: string;
-  date: number;
-  amount: number;
-  currency: string;
-  method: string;
-  status: string;
-  planExpiresAt?: number | null;
-}
-
 interface TransactionsAnswer {
   success: boolean;
-  data: { payments: Payment[]; totalPages: number };
+  data: { payments: PaymentRecord[]; totalPages: number };
 }
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
@@ -54,7 +45,7 @@ export function formatAmount(minor: number, currency: string): string {
 export default function Transactions({ loaderData }: Route.ComponentProps) {
   const { showPlanExpiry, easyPay } = loaderData;
   const [page, setPage] = useState(1);
-  const [pages, setPages] = useState<Record<number, Payment[]>>({});
+  const [pages, setPages] = useState<Record<number, PaymentRecord[]>>({});
   const [totalPages, setTotalPages] = useState(1);
   const [loading, setLoading] = useState(false);
   const cache = useRef(pages);
@@ -85,7 +76,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">Payment History</h1>
+        <h1 className="text-2xl font-bold">PaymentRecord History</h1>
         {easyPay && <EasyPay buttonId={easyPay.buttonId} sdk={easyPay.sdk} />}
       </div>
       <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">

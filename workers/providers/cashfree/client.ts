@@ -13,6 +13,7 @@ import type {
   CashfreeResult,
   CashfreeOrderStatus,
 } from "./types";
+import { describeError, readJson } from "../http";
 
 type CashfreeFailure = Extract<CashfreeResult<never>, { ok: false }>;
 
@@ -255,20 +256,6 @@ function errorSummary(payload: unknown): string {
   return parts.length > 0 ? ` (${parts.join(": ")})` : "";
 }
 
-/** The body as JSON, or undefined when it is empty, truncated or not JSON. */
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    const text = await response.text();
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function unavailable(detail: string): CashfreeFailure {
   return { ok: false, code: "unavailable", detail };
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -24,6 +24,7 @@ import { z } from "zod";
 import { signCashfreeWebhook } from "~workers/providers/signatures/cashfree";
 import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 import type { CashfreePayment, CashfreeRefund, DeliverWebhook } from "./types";
+import { describeError, inProcessFetch } from "../http";
 
 const ORDER_KV_PREFIX = "fake-cashfree:order:";
 const SESSION_KV_PREFIX = "fake-cashfree:session:";
@@ -332,19 +333,9 @@ export async function refundFakeCashfreeOrder(
   };
 }
 
-/**
- * A `fetch` that answers every request under `baseUrl` from the fake, in process. Anything
- * else is refused, as an offline fake must not fall through to the network.
- */
+/** A `fetch` answered in process by this fake, refusing anything outside `baseUrl`. */
 export function createFakeCashfreeFetch(fake: Hono, baseUrl: string): typeof fetch {
-  const prefix = `${baseUrl.replace(/\/+$/, "")}/`;
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(prefix)) {
-      throw new TypeError(`The fake Cashfree's fetch refuses ${request.method} ${request.url}`);
-    }
-    return fake.fetch(request);
-  };
+  return inProcessFetch(fake, baseUrl, "Cashfree");
 }
 
 /** One payment attempt: pay marks the order PAID; fail leaves it ACTIVE for another try. */
@@ -466,7 +457,7 @@ async function sendWebhook(
     });
   })().catch((error: unknown) => {
     console.error(
-      `Fake Cashfree: delivering ${payload.type} for order ${order.orderId} to ${url} failed: ${error instanceof Error ? error.message : String(error)}`,
+      `Fake Cashfree: delivering ${payload.type} for order ${order.orderId} to ${url} failed: ${describeError(error)}`,
     );
   });
   if (waitUntil) waitUntil(delivery);

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { PayPalAmount, PayPalClient, PayPalOrder, PayPalResult } from "./types";
+import { describeError, readJson } from "../http";
 
 /** Renew a token this long before PayPal says it expires, so no call races its expiry. */
 const TOKEN_REFRESH_MARGIN_MS = 60_000;
@@ -304,20 +305,6 @@ function errorSummary(payload: unknown): string {
   return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
-/** The body as JSON, or undefined when it is empty, truncated or not JSON. */
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    const text = await response.text();
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function unavailable(detail: string): PayPalFailure {
   return { ok: false, code: "unavailable", detail };
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

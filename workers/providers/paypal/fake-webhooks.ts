@@ -16,6 +16,7 @@ import { signPayPalWebhook } from "~workers/providers/signatures/paypal";
 import { createSelfSignedCertificate, generateRsaSigningKeyPair } from "~workers/providers/signatures/x509";
 import type { DeliverWebhook } from "../cashfree/types";
 import { randomId } from "./fake-ids";
+import { describeError } from "../http";
 
 export interface FakePayPalWebhook {
   /** Where PayPal would post: the URL of our webhook subscription (the webhook Worker). */
@@ -88,7 +89,7 @@ export async function sendFakeWebhook(
   const delivery = signAndDeliver(kv, webhook, JSON.stringify(envelope)).catch((error: unknown) => {
     console.error(
       `Fake PayPal could not deliver ${envelope.event_type} ${envelope.id} to ${webhook.url}:`,
-      error instanceof Error ? error.message : String(error),
+      describeError(error),
     );
   });
   if (waitUntil) waitUntil(delivery);

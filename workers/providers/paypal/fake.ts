@@ -27,6 +27,7 @@ import {
   type FakeWebhookEvent,
   type FakeWebhookSettings,
 } from "./fake-webhooks";
+import { inProcessFetch } from "../http";
 
 export { fakePayPalCertificateFetcher, type FakePayPalWebhook } from "./fake-webhooks";
 
@@ -434,19 +435,9 @@ export async function refundFakeCapture(
   return { refundId: refunded.capture.refund.id, captureId: refunded.capture.id };
 }
 
-/**
- * A `fetch` that answers every request under `baseUrl` from the fake, in process. Anything
- * else is refused, as an offline fake must not fall through to the network.
- */
+/** A `fetch` answered in process by this fake, refusing anything outside `baseUrl`. */
 export function createFakePayPalFetch(fake: Hono, baseUrl: string): typeof fetch {
-  const prefix = `${baseUrl.replace(/\/+$/, "")}/`;
-  return async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(prefix)) {
-      throw new TypeError(`The fake PayPal's fetch refuses ${request.method} ${request.url}`);
-    }
-    return fake.fetch(request);
-  };
+  return inProcessFetch(fake, baseUrl, "PayPal");
 }
 
 function isFakePayPalOptions(target: KVNamespace | FakePayPalOptions): target is FakePayPalOptions {
