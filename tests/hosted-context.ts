@@ -68,3 +68,10 @@ export function expectProblem(result: HandlerResult, type: string, detail?: RegE
   expect(result.type).toBe(type);
   if (detail) expect(result.detail).toMatch(detail);
 }
+
+/** The JSON body of a handler's answer, checked against the documented output schema. */
+export function jsonBody<T>(result: HandlerResult, schema: { parse(body: unknown): T }): T {
+  if (result.kind !== "json")
+    throw new Error(`expected json, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
+  return schema.parse(result.body);
+}

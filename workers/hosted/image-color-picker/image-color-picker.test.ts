@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, jsonBody, runParsed } from "../../../tests/hosted-context";
 import { EXAMPLE_FRAMED_PNG } from "../_image/examples";
 import {
   asFile,
@@ -25,10 +25,7 @@ const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<H
 
 /** The JSON body, checked against the documented output schema. */
 async function palette(raw: Record<string, unknown>, ctx = createTestContext()): Promise<ImageColorPickerOutput> {
-  const result = await run(raw, ctx);
-  if (result.kind !== "json")
-    throw new Error(`expected json, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
-  return ImageColorPickerOutputSchema.parse(result.body);
+  return jsonBody(await run(raw, ctx), ImageColorPickerOutputSchema);
 }
 
 const shareSum = (output: ImageColorPickerOutput) => output.palette.reduce((sum, swatch) => sum + swatch.share, 0);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
-import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
+import { createTestContext, expectProblem, jsonBody, runParsed } from "../../../tests/hosted-context";
 import { base64ToBytes } from "../_image/base64";
 import {
   asFile,
@@ -27,10 +27,7 @@ const run = (raw: Record<string, unknown>, ctx = createTestContext()): Promise<H
   runParsed(operation, raw, ctx);
 
 async function convert(raw: Record<string, unknown>, ctx = createTestContext()): Promise<ImageToBase64Output> {
-  const result = await run(raw, ctx);
-  if (result.kind !== "json")
-    throw new Error(`expected json, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
-  return ImageToBase64OutputSchema.parse(result.body);
+  return jsonBody(await run(raw, ctx), ImageToBase64OutputSchema);
 }
 
 /**
