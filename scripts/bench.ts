@@ -16,7 +16,18 @@
  * it. On disk, every Meter write waits on this machine's fsync inside workerd's one thread,
  * which measures the disk, not the gateway: on Cloudflare a Durable Object's commit is
  * replicated and does not block its thread on a local disk. Set BENCH_STATE_DIR to measure on a
- * disk instead (this machine, Nov 2026: ratio 0.79 in memory, 0.62 on disk).
+ * disk instead (this machine, Nov 2026, local tracing off: ratio 0.81–0.86 in memory, 0.75 on
+ * disk).
+ *
+ * Local observability is off too (X_LOCAL_OBSERVABILITY=false): the Cloudflare plugin otherwise
+ * traces every invocation into a SQLite-backed collector inside the same workerd, and a gated
+ * call is two invocations (the Worker and its Meter), so the ratio would measure the local
+ * trace store. On Cloudflare the traces leave the Worker's thread. Set X_LOCAL_OBSERVABILITY=true
+ * to measure with it (Nov 2026: 0.73 with it, 0.81–0.86 without).
+ *
+ * Besides throughput, the bench reports workerd's CPU time per request (from /proc), which is
+ * steadier than throughput on a shared machine: workerd runs the Worker on one thread, so its
+ * CPU per request is what bounds the throughput.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -120,12 +131,36 @@ interface RoundResult {
   p50: number;
   p99: number;
   failures: number;
+  /** workerd CPU per request, µs; NaN where /proc is not available. */
+  cpuMicros: number;
+}
+
+/** CPU seconds used so far by the server's workerd processes (Linux /proc), or NaN. */
+function workerdCpuSeconds(processGroup: number | undefined): number {
+  if (processGroup === undefined || !existsSync("/proc")) return NaN;
+  let pids: string[];
+  try {
+    pids = execFileSync("pgrep", ["-g", String(processGroup), "workerd"])
+      .toString()
+      .trim()
+      .split("\n");
+  } catch {
+    return NaN;
+  }
+  const ticksPerSecond = 100; // USER_HZ, which Linux fixes at 100 for /proc
+  return pids.reduce((sum, pid) => {
+    // Fields after the ")" that closes the command name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return sum + (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  }, 0);
 }
 
 async function loadRound(
   url: (i: number) => string,
   headers: (i: number) => Record<string, string>,
+  processGroup?: number,
 ): Promise<RoundResult> {
+  const cpuBefore = workerdCpuSeconds(processGroup);
   const latencies: number[] = [];
   let failures = 0;
   let counter = 0;
@@ -144,8 +179,10 @@ async function loadRound(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuMicros = ((workerdCpuSeconds(processGroup) - cpuBefore) * 1e6) / latencies.length;
   latencies.sort((a, b) => a - b);
   return {
+    cpuMicros,
     requests: latencies.length,
     rps: latencies.length / elapsed,
     p50: percentile(latencies, 0.5),
@@ -175,6 +212,10 @@ async function main() {
   console.log(
     `Local state in ${stateDir}${STATE_PARENT === "/dev/shm" ? " (memory; BENCH_STATE_DIR=/tmp for disk)" : ""}`,
   );
+  const localTracing = process.env.X_LOCAL_OBSERVABILITY ?? "false";
+  console.log(
+    `Local trace collector ${localTracing === "false" ? "off (X_LOCAL_OBSERVABILITY=true to measure with it)" : "on"}`,
+  );
   const originalConfig = readFileSync(BUILT_CONFIG, "utf8");
   const built = JSON.parse(originalConfig) as { vars?: Record<string, string> };
   built.vars = { ...built.vars, BENCH_ROUTES: "on" };
@@ -195,7 +236,12 @@ async function main() {
     );
 
     server = spawn(join(BIN, "vite"), ["preview", "--host", "127.0.0.1", "--port", String(PORT), "--strictPort"], {
-      env: { ...process.env, PORTICO_STATE_DIR: stateDir, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      env: {
+        ...process.env,
+        X_LOCAL_OBSERVABILITY: localTracing,
+        PORTICO_STATE_DIR: stateDir,
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      },
       stdio: "ignore",
       detached: true,
     });
@@ -215,11 +261,13 @@ async function main() {
       loadRound(
         () => `${BASE}/__bench/bare/colorconvert?hex=%23336699`,
         () => ({}),
+        server?.pid,
       );
     const gated = () =>
       loadRound(
         () => `${BASE}/api/v1/colorconvert?hex=%23336699`,
         (i) => ({ "x-api-key": key(i) }),
+        server?.pid,
       );
     // Warm both paths (isolates, key caches, Meter objects) before measuring.
     await loadRound(
@@ -239,6 +287,7 @@ async function main() {
       p50: rounds.reduce((sum, r) => sum + r.p50, 0) / rounds.length,
       p99: rounds.reduce((sum, r) => sum + r.p99, 0) / rounds.length,
       failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+      cpuMicros: rounds.reduce((sum, r) => sum + r.cpuMicros, 0) / rounds.length,
       requests: rounds.reduce((sum, r) => sum + r.requests, 0),
     });
     const b = summarise(bareRounds);
@@ -246,13 +295,19 @@ async function main() {
     console.log(
       `\nGateway cost: Color Converter, ${CONCURRENCY} concurrent, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s`,
     );
+    const cpu = (micros: number) => (Number.isNaN(micros) ? "" : `   workerd CPU ${micros.toFixed(0)} µs/req`);
     console.log(
-      `  bare handler   ${b.rps.toFixed(0).padStart(6)} req/s   p50 ${b.p50.toFixed(2)} ms   p99 ${b.p99.toFixed(2)} ms   (${b.requests} requests, ${b.failures} not 200)`,
+      `  bare handler   ${b.rps.toFixed(0).padStart(6)} req/s   p50 ${b.p50.toFixed(2)} ms   p99 ${b.p99.toFixed(2)} ms${cpu(b.cpuMicros)}   (${b.requests} requests, ${b.failures} not 200)`,
     );
     console.log(
-      `  via gateway    ${g.rps.toFixed(0).padStart(6)} req/s   p50 ${g.p50.toFixed(2)} ms   p99 ${g.p99.toFixed(2)} ms   (${g.requests} requests, ${g.failures} not 200)`,
+      `  via gateway    ${g.rps.toFixed(0).padStart(6)} req/s   p50 ${g.p50.toFixed(2)} ms   p99 ${g.p99.toFixed(2)} ms${cpu(g.cpuMicros)}   (${g.requests} requests, ${g.failures} not 200)`,
     );
     console.log(`  ratio          ${(g.rps / b.rps).toFixed(2)} of the bare throughput (goal: at least 0.75)`);
+    if (!Number.isNaN(b.cpuMicros)) {
+      console.log(
+        `  CPU ratio      ${(b.cpuMicros / g.cpuMicros).toFixed(2)} (bare / gateway workerd CPU per request; the gateway adds ${(g.cpuMicros - b.cpuMicros).toFixed(0)} µs)`,
+      );
+    }
     if (g.failures > 0 || b.failures > 0) {
       console.log("  WARNING: some answers were not 200, so these figures do not compare like with like.");
       process.exitCode = 1;
