@@ -121,11 +121,13 @@ function toResponse(c: Context<ApiEnv>, result: HandlerResult, headers: Record<s
   }
 }
 
+/** The handler's answer, or a failure after `ms`; the timer is cleared as soon as either comes. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`handler exceeded ${ms} ms`)), ms)),
-  ]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`handler exceeded ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
