@@ -1,5 +1,10 @@
-/** Writes one call into the daily rollups and the key's last-used time; runs after the response. */
-import { utcDay } from "~workers/platform/usage";
+/**
+ * Writes one call into the rollups and the key's last-used time; runs after the response. Two
+ * sets of rollups: per account, key, API and UTC day (usage_daily: the dashboard and the admin's
+ * user list), and per API and UTC hour (usage_api_hourly and usage_latency_hourly: the
+ * benchmarking page's last 24 hours and last 7 days).
+ */
+import { utcDay, utcHourStart } from "~workers/platform/usage";
 
 /** Upper edges of the latency buckets, in ms; the last one catches everything slower. */
 export const LATENCY_BUCKETS_MS = [
@@ -32,32 +37,56 @@ export interface CallRecord {
   at: number;
 }
 
-interface Rollup {
-  userId: string;
-  keyId: string;
-  apiSlug: string;
-  day: string;
+interface CallCounts {
   calls: number;
   errors: number;
   totalLatency: number;
   maxLatency: number;
 }
 
+interface Rollup extends CallCounts {
+  userId: string;
+  keyId: string;
+  apiSlug: string;
+  day: string;
+}
+
+interface ApiHourRollup extends CallCounts {
+  apiSlug: string;
+  hourStart: number;
+}
+
+function countCall(counts: CallCounts, success: boolean, latency: number): void {
+  if (success) counts.calls += 1;
+  else counts.errors += 1;
+  counts.totalLatency += latency;
+  counts.maxLatency = Math.max(counts.maxLatency, latency);
+}
+
+interface LatencyBucketCount {
+  apiSlug: string;
+  hourStart: number;
+  upperMs: number;
+  calls: number;
+}
+
 /**
  * Calls wait here for up to a second and are written together, one D1 batch per flush rather
- * than three statements per call. If the isolate is evicted before a flush, that second of
+ * than several statements per call. If the isolate is evicted before a flush, that second of
  * rollups is lost: they feed the dashboard and benchmarks, while quotas are counted by the
  * Meter and lose nothing.
  */
 export const FLUSH_AFTER_MS = 1_000;
 const rollups = new Map<string, Rollup>();
-const latencyBuckets = new Map<string, { apiSlug: string; day: string; upperMs: number; calls: number }>();
+const apiHourRollups = new Map<string, ApiHourRollup>();
+const latencyBuckets = new Map<string, LatencyBucketCount>();
 const lastUsed = new Map<string, number>();
 let flushScheduled = false;
 
 export function recordCall(db: D1Database, waitUntil: (promise: Promise<unknown>) => void, call: CallRecord): void {
   const latency = Math.max(0, Math.round(call.latencyMs));
   const day = utcDay(call.at);
+  const hourStart = utcHourStart(call.at);
   const key = `${call.userId}|${call.keyId}|${call.apiSlug}|${day}`;
   const rollup = rollups.get(key) ?? {
     userId: call.userId,
@@ -69,14 +98,22 @@ export function recordCall(db: D1Database, waitUntil: (promise: Promise<unknown>
     totalLatency: 0,
     maxLatency: 0,
   };
-  if (call.success) rollup.calls += 1;
-  else rollup.errors += 1;
-  rollup.totalLatency += latency;
-  rollup.maxLatency = Math.max(rollup.maxLatency, latency);
+  countCall(rollup, call.success, latency);
   rollups.set(key, rollup);
+  const hourKey = `${call.apiSlug}|${hourStart}`;
+  const apiHour = apiHourRollups.get(hourKey) ?? {
+    apiSlug: call.apiSlug,
+    hourStart,
+    calls: 0,
+    errors: 0,
+    totalLatency: 0,
+    maxLatency: 0,
+  };
+  countCall(apiHour, call.success, latency);
+  apiHourRollups.set(hourKey, apiHour);
   const upperMs = latencyBucket(latency);
-  const bucketKey = `${call.apiSlug}|${day}|${upperMs}`;
-  const bucket = latencyBuckets.get(bucketKey) ?? { apiSlug: call.apiSlug, day, upperMs, calls: 0 };
+  const bucketKey = `${call.apiSlug}|${hourStart}|${upperMs}`;
+  const bucket = latencyBuckets.get(bucketKey) ?? { apiSlug: call.apiSlug, hourStart, upperMs, calls: 0 };
   bucket.calls += 1;
   latencyBuckets.set(bucketKey, bucket);
   lastUsed.set(call.keyId, Math.max(lastUsed.get(call.keyId) ?? 0, call.at));
@@ -93,12 +130,15 @@ export function recordCall(db: D1Database, waitUntil: (promise: Promise<unknown>
 export async function flushUsage(db: D1Database): Promise<void> {
   flushScheduled = false;
   const pendingRollups = [...rollups.values()];
+  const pendingApiHours = [...apiHourRollups.values()];
   const pendingBuckets = [...latencyBuckets.values()];
   const pendingLastUsed = [...lastUsed.entries()];
   rollups.clear();
+  apiHourRollups.clear();
   latencyBuckets.clear();
   lastUsed.clear();
-  if (pendingRollups.length === 0 && pendingBuckets.length === 0) return;
+  // Every recorded call adds to each of these maps: no rollups means nothing to write.
+  if (pendingRollups.length === 0) return;
   await db.batch([
     ...pendingRollups.map((row) =>
       db
@@ -113,13 +153,26 @@ export async function flushUsage(db: D1Database): Promise<void> {
         )
         .bind(row.userId, row.keyId, row.apiSlug, row.day, row.calls, row.errors, row.totalLatency, row.maxLatency),
     ),
+    ...pendingApiHours.map((row) =>
+      db
+        .prepare(
+          `INSERT INTO usage_api_hourly (hour_start, api_slug, calls, errors, total_latency_ms, max_latency_ms)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (hour_start, api_slug) DO UPDATE SET
+             calls = calls + excluded.calls,
+             errors = errors + excluded.errors,
+             total_latency_ms = total_latency_ms + excluded.total_latency_ms,
+             max_latency_ms = MAX(max_latency_ms, excluded.max_latency_ms)`,
+        )
+        .bind(row.hourStart, row.apiSlug, row.calls, row.errors, row.totalLatency, row.maxLatency),
+    ),
     ...pendingBuckets.map((bucket) =>
       db
         .prepare(
-          `INSERT INTO usage_latency_buckets (api_slug, day, upper_ms, calls) VALUES (?, ?, ?, ?)
-           ON CONFLICT (api_slug, day, upper_ms) DO UPDATE SET calls = calls + excluded.calls`,
+          `INSERT INTO usage_latency_hourly (hour_start, api_slug, upper_ms, calls) VALUES (?, ?, ?, ?)
+           ON CONFLICT (hour_start, api_slug, upper_ms) DO UPDATE SET calls = calls + excluded.calls`,
         )
-        .bind(bucket.apiSlug, bucket.day, bucket.upperMs, bucket.calls),
+        .bind(bucket.hourStart, bucket.apiSlug, bucket.upperMs, bucket.calls),
     ),
     ...pendingLastUsed.map(([keyId, at]) =>
       db

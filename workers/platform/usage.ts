@@ -12,6 +12,13 @@ export function utcDay(time: number): string {
   return new Date(time).toISOString().slice(0, 10);
 }
 
+export const HOUR_MS = 60 * 60 * 1000;
+
+/** Epoch ms of the start of the UTC hour holding `time`: the key of the hourly rollups. */
+export function utcHourStart(time: number): number {
+  return Math.floor(time / HOUR_MS) * HOUR_MS;
+}
+
 export async function usageSince(db: D1Database, userId: string, since: number): Promise<MonthUsage> {
   const sinceDay = utcDay(since);
   const { results } = await db
@@ -50,4 +57,46 @@ export async function dailyCalls(
     const row = byDay.get(day);
     return { day, calls: row?.calls ?? 0, errors: row?.errors ?? 0 };
   });
+}
+
+/** One API's calls, errors and latency histogram, summed over a run of hours. */
+export interface ApiHourlyUsage {
+  apiSlug: string;
+  calls: number;
+  errors: number;
+  totalLatencyMs: number;
+  maxLatencyMs: number;
+  /** Calls per latency bucket, by the bucket's upper edge in ms. */
+  latencyBuckets: { upperMs: number; calls: number }[];
+}
+
+/** Per-API usage over the hours starting at or after `sinceHourStart`, busiest API first. */
+export async function apiUsageSinceHour(db: D1Database, sinceHourStart: number): Promise<ApiHourlyUsage[]> {
+  const [totals, histogram] = await Promise.all([
+    db
+      .prepare(
+        `SELECT api_slug, SUM(calls) AS calls, SUM(errors) AS errors, SUM(total_latency_ms) AS total_latency_ms,
+           MAX(max_latency_ms) AS max_latency_ms
+         FROM usage_api_hourly WHERE hour_start >= ? GROUP BY api_slug ORDER BY calls DESC, api_slug`,
+      )
+      .bind(sinceHourStart)
+      .all<{ api_slug: string; calls: number; errors: number; total_latency_ms: number; max_latency_ms: number }>(),
+    db
+      .prepare(
+        `SELECT api_slug, upper_ms, SUM(calls) AS calls FROM usage_latency_hourly
+         WHERE hour_start >= ? GROUP BY api_slug, upper_ms ORDER BY upper_ms`,
+      )
+      .bind(sinceHourStart)
+      .all<{ api_slug: string; upper_ms: number; calls: number }>(),
+  ]);
+  return totals.results.map((row) => ({
+    apiSlug: row.api_slug,
+    calls: row.calls,
+    errors: row.errors,
+    totalLatencyMs: row.total_latency_ms,
+    maxLatencyMs: row.max_latency_ms,
+    latencyBuckets: histogram.results
+      .filter((bucket) => bucket.api_slug === row.api_slug)
+      .map((bucket) => ({ upperMs: bucket.upper_ms, calls: bucket.calls })),
+  }));
 }

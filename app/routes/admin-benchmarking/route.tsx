@@ -1,26 +1,57 @@
-/** Admin: per-API calls, errors and latency over the last day and week, from the usage rollups. */
+/** Admin: per-API calls, errors and latency over the last 24 hours and 7 days, from the hourly rollups. */
 import { titled } from "~/lib/page-meta";
-import { serverContext } from "~/lib/session.server";
-import { apiLatencySince, type ApiLatencyRow } from "~workers/platform/admin";
-import { utcDay } from "~workers/platform/usage";
+import { requireAdmin, serverContext } from "~/lib/session.server";
+import { percentileFromBuckets } from "~workers/platform/admin";
+import { apiUsageSinceHour, HOUR_MS, utcHourStart, type ApiHourlyUsage } from "~workers/platform/usage";
 import type { Route } from "./+types/route";
 
 export const meta = () => [{ title: titled("Benchmarking") }];
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-export async function loader({ context }: Route.LoaderArgs) {
-  const db = serverContext(context).env.DB;
-  const now = Date.now();
-  // Rollups are per UTC day: "last 24 hours" reads today and yesterday.
-  const [day, week] = await Promise.all([
-    apiLatencySince(db, utcDay(now - DAY_MS)),
-    apiLatencySince(db, utcDay(now - 7 * DAY_MS)),
-  ]);
-  return { day, week };
+interface ApiBenchmark {
+  apiSlug: string;
+  calls: number;
+  errors: number;
+  /** Errors as a share of answered calls (0 to 1); null when nothing was answered. */
+  errorRate: number | null;
+  /** Upper edges of the histogram buckets that hold the 50th and 95th percentile calls. */
+  p50Ms: number | null;
+  p95Ms: number | null;
+  meanLatencyMs: number;
+  maxLatencyMs: number;
 }
 
-function LatencyTable({ title, rows }: { title: string; rows: ApiLatencyRow[] }) {
+function summarizeApiUsage(usage: ApiHourlyUsage): ApiBenchmark {
+  const answered = usage.calls + usage.errors;
+  return {
+    apiSlug: usage.apiSlug,
+    calls: usage.calls,
+    errors: usage.errors,
+    errorRate: answered ? usage.errors / answered : null,
+    p50Ms: percentileFromBuckets(usage.latencyBuckets, 0.5),
+    p95Ms: percentileFromBuckets(usage.latencyBuckets, 0.95),
+    meanLatencyMs: answered ? Math.round(usage.totalLatencyMs / answered) : 0,
+    maxLatencyMs: usage.maxLatencyMs,
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Checked here as well as in the admin layout: a single-fetch request can run this loader alone.
+  await requireAdmin(request, context);
+  const db = serverContext(context).env.DB;
+  const now = Date.now();
+  // Rollups are per UTC hour: a window starts with the hour that held its first moment, so it
+  // covers all of the period and at most one hour more.
+  const [day, week] = await Promise.all([
+    apiUsageSinceHour(db, utcHourStart(now - 24 * HOUR_MS)),
+    apiUsageSinceHour(db, utcHourStart(now - 7 * 24 * HOUR_MS)),
+  ]);
+  return { day: day.map(summarizeApiUsage), week: week.map(summarizeApiUsage) };
+}
+
+const formatNumber = (value: number) => value.toLocaleString("en-US");
+const formatMs = (ms: number) => `${formatNumber(ms)} ms`;
+
+function LatencyTable({ title, rows }: { title: string; rows: ApiBenchmark[] }) {
   return (
     <section aria-label={title}>
       <h2 className="text-lg font-semibold">{title}</h2>
@@ -41,15 +72,13 @@ function LatencyTable({ title, rows }: { title: string; rows: ApiLatencyRow[] })
             {rows.map((row) => (
               <tr key={row.apiSlug} className="border-b border-slate-100 dark:border-slate-800">
                 <td className="py-2 pr-4">{row.apiSlug}</td>
-                <td className="py-2 pr-4">{row.calls}</td>
-                <td className="py-2 pr-4">{row.errors}</td>
-                <td className="py-2 pr-4">
-                  {row.calls + row.errors ? `${((row.errors / (row.calls + row.errors)) * 100).toFixed(1)}%` : "—"}
-                </td>
-                <td className="py-2 pr-4">{row.p50Ms === null ? "—" : `≤ ${row.p50Ms} ms`}</td>
-                <td className="py-2 pr-4">{row.p95Ms === null ? "—" : `≤ ${row.p95Ms} ms`}</td>
-                <td className="py-2 pr-4">{row.meanLatencyMs} ms</td>
-                <td className="py-2 pr-4">{row.maxLatencyMs} ms</td>
+                <td className="py-2 pr-4">{formatNumber(row.calls)}</td>
+                <td className="py-2 pr-4">{formatNumber(row.errors)}</td>
+                <td className="py-2 pr-4">{row.errorRate === null ? "—" : `${(row.errorRate * 100).toFixed(1)}%`}</td>
+                <td className="py-2 pr-4">{row.p50Ms === null ? "—" : `≤ ${formatMs(row.p50Ms)}`}</td>
+                <td className="py-2 pr-4">{row.p95Ms === null ? "—" : `≤ ${formatMs(row.p95Ms)}`}</td>
+                <td className="py-2 pr-4">{formatMs(row.meanLatencyMs)}</td>
+                <td className="py-2 pr-4">{formatMs(row.maxLatencyMs)}</td>
               </tr>
             ))}
           </tbody>
@@ -64,8 +93,9 @@ export default function Benchmarking({ loaderData }: Route.ComponentProps) {
     <div className="space-y-8">
       <h1 className="text-2xl font-bold">Benchmarking</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        Percentiles come from per-day latency histograms, so they show the bucket the percentile call fell in (5, 10,
-        25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10, 30 s).
+        Figures come from hourly rollups (UTC): each period starts at the top of the hour it began in, so it can include
+        up to an hour more. Percentiles come from latency histograms, so they show the bucket the percentile call fell
+        in (5, 10, 25, 50, 100, 250, 500 ms, 1, 2.5, 5, 10, 30 s).
       </p>
       <LatencyTable title="Last 24 hours" rows={loaderData.day} />
       <LatencyTable title="Last 7 days" rows={loaderData.week} />

@@ -4,12 +4,15 @@ import { Link } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { apiRequest, serverMessage } from "~/lib/api-client";
 import { titled } from "~/lib/page-meta";
+import { requireAdmin } from "~/lib/session.server";
 import { AI_IMAGE_LIMITS } from "~workers/platform/ai-images";
 import type { Route } from "./+types/route";
 
 export const meta = () => [{ title: titled("AI prompt to image") }];
 
-export function loader() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Checked here as well as in the admin layout: a single-fetch request can run this loader alone.
+  await requireAdmin(request, context);
   return { limits: AI_IMAGE_LIMITS };
 }
 

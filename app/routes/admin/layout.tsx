@@ -1,4 +1,9 @@
-/** Admin pages (spec §6): only the account whose email is ADMIN_EMAIL gets past this layout. */
+/**
+ * Admin pages (spec §6): only the account whose email is ADMIN_EMAIL gets past this layout.
+ * This check guards the page as a whole, not the child routes' data: a single-fetch request
+ * (`/benchmarking.data?_routes=…`) runs only the loaders it names, so every admin route's own
+ * loader and action call requireAdmin too.
+ */
 import { NavLink, Outlet } from "react-router";
 import { requireAdmin } from "~/lib/session.server";
 import type { Route } from "./+types/layout";
