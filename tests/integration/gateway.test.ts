@@ -1,6 +1,12 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
+import { assignRequestId, type ApiEnv } from "~workers/api/context";
 import { MEMORY_TTL_MS, resolveApiKey } from "~workers/gateway/api-key-auth";
+import { runOperation } from "~workers/gateway/gateway";
+import { findDefinition } from "~workers/hosted/definitions";
+import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
+import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 import { callHosted, createAccountWithKey, eventually, randomSuffix } from "../factories";
 
 const CREATE = "/api/v1/urlshortener";
@@ -126,9 +132,11 @@ describe("gateway: input and answers", () => {
     expect(keyRow?.last_used_at).toEqual(expect.any(Number));
   });
 
-  it("answers a registry API without an engine here, and an unknown API, with problems", async () => {
+  it("answers an API that does not exist with a 404 problem", async () => {
     const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
-    expect((await callHosted(SELF, "GET", "/api/v1/nonexistent/x", { key })).status).toBe(404);
+    const response = await callHosted(SELF, "GET", "/api/v1/nonexistent/x", { key });
+    expect(response.status).toBe(404);
+    expect((await problemOf(response)).detail).toContain("There is no API called nonexistent");
   });
 });
 
@@ -173,6 +181,59 @@ describe("gateway: limits", () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil((end - now) / 1000));
     expect(response.headers.get("x-ratelimit-remaining")).toBe("0");
+  });
+
+  it("lets a Free account make exactly 50 freemium calls a month; the 51st gets the monthly problem", async () => {
+    // None of the first twelve APIs is freemium, so the test serves Color Converter as if it
+    // were, through the real gateway and Meter; the free one beside it shows the cap binds only
+    // freemium calls.
+    const colorconvert = findHostedApi("colorconvert") as HostedApi;
+    const freemium: HostedApi = { ...colorconvert, group: "freemium" };
+    const convert = findDefinition("colorconvert")?.operations.find((operation) => operation.method === "GET");
+    if (!convert) throw new Error("Color Converter has no GET operation");
+    const app = new Hono<ApiEnv>()
+      .use(assignRequestId)
+      .get("/freemium", (c) => runOperation(c, freemium, convert))
+      .get("/free", (c) => runOperation(c, colorconvert, convert));
+    const callApp = async (path: string, key: string) => {
+      const ctx = createExecutionContext();
+      const response = await app.request(`${path}?hex=%23336699`, { headers: { "x-api-key": key } }, env, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    };
+
+    const { key, userId } = await createAccountWithKey(env.DB);
+    // The first 49 freemium calls of the month, made earlier (through HTTP they would take
+    // 25 s of per-second waits). The Meter is the gateway's: same account, same period.
+    const now = Date.now();
+    const period = currentPlanPeriod({ planId: "free", planExpiresAt: null }, now);
+    const meter = env.METER.get(env.METER.idFromName(userId));
+    for (let i = 0; i < FREE_PLAN_FREEMIUM_CAP - 1; i++) {
+      const earlier = await meter.take({
+        now: Math.max(period.start, now - 60_000) + i * 500,
+        perSecond: PLANS.free.perSecond,
+        monthlyQuota: PLANS.free.monthlyQuota,
+        periodStart: period.start,
+        periodEnd: period.resetsAt,
+        freemiumCap: FREE_PLAN_FREEMIUM_CAP,
+        bonusGranted: 0,
+      });
+      expect(earlier.ok).toBe(true);
+    }
+
+    const fiftieth = await callApp("/freemium", key);
+    expect(fiftieth.status).toBe(200);
+    const fiftyFirst = await callApp("/freemium", key);
+    expect(fiftyFirst.status).toBe(429);
+    const problem = await problemOf(fiftyFirst);
+    expect(problem.type).toMatch(/monthly-quota-exceeded$/);
+    expect((problem as unknown as { limit: string }).limit).toBe("freemium");
+    expect(problem.detail).toContain("50 calls a month to freemium APIs");
+    expect(Number(fiftyFirst.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The month's own quota is not spent: free APIs still answer.
+    const free = await callApp("/free", key);
+    expect(free.status).toBe(200);
+    expect(free.headers.get("x-ratelimit-remaining")).toBe(String(PLANS.free.monthlyQuota - 51));
   });
 });
 

@@ -24,7 +24,6 @@ export const PROBLEM_TYPES = {
   "too-many-requests": { status: 429, title: "Too many requests" },
   "rate-limited": { status: 429, title: "Per-second limit reached" },
   "monthly-quota-exceeded": { status: 429, title: "Monthly quota used up" },
-  "freemium-quota-exceeded": { status: 429, title: "Free plan's freemium calls used up" },
   "upstream-failed": { status: 502, title: "The upstream service failed" },
   "engine-failed": { status: 502, title: "The engine failed" },
   "engine-unavailable": { status: 503, title: "Engine unavailable here" },

@@ -14,15 +14,10 @@ import { problem } from "~workers/api/problem";
 import type { HandlerResult, Operation, OperationContext } from "~workers/hosted/definition";
 import { UrlInputError } from "~workers/hosted/definition";
 import type { HostedApi } from "~workers/hosted/registry";
-import {
-  currentPlanPeriod,
-  FREE_PLAN_FREEMIUM_CAP,
-  PLANS,
-  plansIncludingGroup,
-  type PlanId,
-} from "~workers/platform/plans";
-import { effectivePlan, presentedKey, resolveApiKey, type KeyRecord } from "./api-key-auth";
-import type { MeterCounts, MeterPolicy, TakeResult } from "./meter";
+import { FREE_PLAN_FREEMIUM_CAP, PLANS, plansIncludingGroup, type PlanId } from "~workers/platform/plans";
+import { presentedKey, resolveApiKey, type KeyRecord } from "./api-key-auth";
+import type { MeterCounts, TakeResult } from "./meter";
+import { meterFor, meterPolicy } from "./meter-policy";
 import { rateLimitHeaders } from "./rate-limit-headers";
 import { readInput } from "./request-input";
 import { createDohResolver, fetchGuarded } from "./url-guard";
@@ -30,41 +25,6 @@ import { recordCall } from "./usage-recorder";
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 export const HANDLER_TIMEOUT_MS = 25_000;
-
-/**
- * Meter ids by account, for the isolate's life: an id is a plain value (a hash of the name),
- * unlike a stub, which belongs to one request and is made fresh each time.
- */
-const meterIds = new Map<string, DurableObjectId>();
-const MAX_METER_IDS = 10_000;
-
-function meterFor(env: Env, userId: string) {
-  let id = meterIds.get(userId);
-  if (!id) {
-    id = env.METER.idFromName(userId);
-    if (meterIds.size >= MAX_METER_IDS) meterIds.clear();
-    meterIds.set(userId, id);
-  }
-  return env.METER.get(id);
-}
-
-function policyFor(record: KeyRecord, api: HostedApi, now: number): { planId: PlanId; policy: MeterPolicy } {
-  const planId = effectivePlan(record, now);
-  const plan = PLANS[planId];
-  const period = currentPlanPeriod({ planId, planExpiresAt: record.planExpiresAt }, now);
-  return {
-    planId,
-    policy: {
-      now,
-      perSecond: plan.perSecond,
-      monthlyQuota: plan.monthlyQuota,
-      periodStart: period.start,
-      periodEnd: period.resetsAt,
-      freemiumCap: planId === "free" && api.group === "freemium" ? FREE_PLAN_FREEMIUM_CAP : null,
-      bonusGranted: record.bonusCalls,
-    },
-  };
-}
 
 const LIMIT_PROBLEMS = {
   burst: [
@@ -75,8 +35,10 @@ const LIMIT_PROBLEMS = {
     "monthly-quota-exceeded",
     () => "This month's calls are used up. They reset at the period's end, or upgrade your plan.",
   ],
+  // The freemium cap is part of the Free plan's month, so it answers as the monthly limit;
+  // the problem's `limit` member says which one.
   freemium: [
-    "freemium-quota-exceeded",
+    "monthly-quota-exceeded",
     () =>
       `The Free plan includes ${FREE_PLAN_FREEMIUM_CAP} calls a month to freemium APIs, and they are used up. Upgrade to call it more.`,
   ],
@@ -88,11 +50,16 @@ function base64(bytes: Uint8Array): string {
   return btoa(text);
 }
 
-function toResponse(c: Context<ApiEnv>, result: HandlerResult, headers: Record<string, string>): Response {
+function toResponse(
+  c: Context<ApiEnv>,
+  operation: Operation,
+  result: HandlerResult,
+  headers: Record<string, string>,
+): Response {
   switch (result.kind) {
     case "json":
       return new Response(JSON.stringify(result.body), {
-        status: result.status ?? 200,
+        status: result.status ?? operation.successStatus ?? 200,
         headers: { "content-type": "application/json; charset=utf-8", ...headers, ...result.headers },
       });
     case "binary": {
@@ -165,26 +132,34 @@ export async function runOperation(
       },
     );
   }
-  if (record.revoked)
-    return problem(c, "revoked-api-key", "This API key was revoked. Create a new one on your API Key page.");
 
-  const { planId, policy } = policyFor(record, api, now);
+  const { planId, policy } = meterPolicy(record, api.group, now);
+  const meter = meterFor(c.env, record.userId);
+  const windowSeconds = Math.round((policy.periodEnd - policy.periodStart) / 1000);
   const allowed = plansIncludingGroup(api.group);
-  if (!allowed.includes(planId)) {
+  if (record.revoked || !allowed.includes(planId)) {
+    // The account is known, so even a refusal shows where it stands (without counting a call).
+    const standing = rateLimitHeaders((await meter.peek(policy)) as MeterCounts, windowSeconds);
+    if (record.revoked) {
+      return problem(
+        c,
+        "revoked-api-key",
+        "This API key was revoked. Create a new one on your API Key page.",
+        {},
+        standing,
+      );
+    }
     const names = allowed.map((id) => PLANS[id].name);
     return problem(
       c,
       "plan-required",
       `${api.name} is included in the ${names.join(" and ")} plans; yours is ${PLANS[planId].name}.`,
-      {
-        plans: allowed,
-      },
+      { plans: allowed },
+      standing,
     );
   }
 
-  const meter = meterFor(c.env, record.userId);
   const taken = (await meter.take(policy)) as TakeResult;
-  const windowSeconds = Math.round((policy.periodEnd - policy.periodStart) / 1000);
   const headers = rateLimitHeaders(taken as MeterCounts, windowSeconds);
   if (!taken.ok) {
     const [type, detail] = LIMIT_PROBLEMS[taken.limit];
@@ -213,20 +188,33 @@ export async function runOperation(
   const success = response.status >= 200 && response.status < 300;
   // The Meter counted the call when it let it through; only a failure needs a second trip.
   if (!success) {
+    // The answer shows the count after the refund, so the headers agree with the next call's.
+    const uncounted = { ...(taken as MeterCounts), monthlyRemaining: taken.monthlyRemaining + 1 };
+    // Every answer here was built by the gateway, so its headers can still be set.
+    for (const [name, value] of Object.entries(rateLimitHeaders(uncounted, windowSeconds))) {
+      response.headers.set(name, value);
+    }
     c.executionCtx.waitUntil(
       meter
         .refund({ periodStart: policy.periodStart, countsFreemium: taken.countsFreemium, spentBonus: taken.spentBonus })
         .catch((error: unknown) => console.error(`[${c.get("requestId")}] refund failed:`, error)),
     );
   }
-  recordCall(c.env.DB, (promise) => c.executionCtx.waitUntil(promise), {
-    userId: record.userId,
-    keyId: record.keyId,
-    apiSlug: api.slug,
-    success,
-    latencyMs: Date.now() - started,
-    at: now,
-  });
+  const waitUntil = (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
+  // workerd's clock stands still while code runs and moves on I/O, so reading it now would miss
+  // the handler's own CPU time (an image filter's whole cost). A zero timer is I/O: read it after.
+  waitUntil(
+    scheduler.wait(0).then(() =>
+      recordCall(c.env.DB, waitUntil, {
+        userId: record.userId,
+        keyId: record.keyId,
+        apiSlug: api.slug,
+        success,
+        latencyMs: Date.now() - started,
+        at: now,
+      }),
+    ),
+  );
   return response;
 }
 
@@ -278,7 +266,7 @@ async function runHandler(
   };
   try {
     const result = await withTimeout(operation.handler(parsed.data, context), HANDLER_TIMEOUT_MS);
-    return toResponse(c, result, headers);
+    return toResponse(c, operation, result, headers);
   } catch (error) {
     if (error instanceof UrlInputError) return problem(c, "invalid-input", error.message, {}, headers);
     throw error;

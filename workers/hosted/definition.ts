@@ -70,6 +70,8 @@ export interface Operation<Input extends z.ZodType = z.ZodType> {
   example: z.input<Input>;
   /** Largest accepted request body; the gateway answers 413 beyond it. Default 64 KiB. */
   maxBodyBytes?: number;
+  /** The status of a successful answer: 201 for an operation that creates a resource, else 200. */
+  successStatus?: 200 | 201;
   handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;
 }
 
@@ -100,7 +102,7 @@ export function defineOperation<Input extends z.ZodType>(operation: Operation<In
 /** A caller-supplied URL that may not be fetched; the message is safe to show the caller. */
 export class UrlInputError extends Error {}
 
-export const json = (body: unknown, status = 200, headers?: Record<string, string>): HandlerResult => ({
+export const json = (body: unknown, status?: number, headers?: Record<string, string>): HandlerResult => ({
   kind: "json",
   body,
   status,

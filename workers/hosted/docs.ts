@@ -49,8 +49,8 @@ export const COMMON_ERRORS = [
   { status: 422, type: "invalid-input", when: "A field broke a rule: `errors` names each one." },
   {
     status: 429,
-    type: "rate-limited / monthly-quota-exceeded / freemium-quota-exceeded",
-    when: "A limit was reached; wait Retry-After seconds.",
+    type: "rate-limited / monthly-quota-exceeded",
+    when: "The per-second limit, or the month's calls (on Free, also its 50 freemium calls); wait Retry-After seconds.",
   },
   {
     status: 502,

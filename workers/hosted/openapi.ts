@@ -79,7 +79,7 @@ function operationObject(slug: string, operation: Operation): JsonSchema {
     parameters,
     ...(hasBody && Object.keys(content).length ? { requestBody: { required: true, content } } : {}),
     responses: {
-      [operation.method === "POST" && operation.id.startsWith("create") ? "201" : "200"]: {
+      [String(operation.successStatus ?? 200)]: {
         description: operation.output.kind === "json" ? "The result" : operation.output.description,
         headers: RATE_LIMIT_HEADERS,
         content: success,
