@@ -8,6 +8,7 @@ import { requireSession, serverContext } from "~/lib/session.server";
 import { currentPlanPeriod, PLANS, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT } from "~workers/platform/plans";
 import { referralSummary } from "~workers/platform/referrals";
 import { dailyCalls, usageSince } from "~workers/platform/usage";
+import { meterStanding } from "~workers/gateway/meter-policy";
 import { findHostedApi } from "~workers/hosted/registry";
 import { UsageChart } from "./usage-chart";
 import { displayName } from "~workers/platform/users";
@@ -25,6 +26,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     referralSummary(env.DB, user.id),
     dailyCalls(env.DB, user.id, now),
   ]);
+  // The month's totals come from the account's Meter, so they match the X-RateLimit-* headers
+  // to the call; the rollups (a second behind) give the per-API rows and the chart.
+  const standing = await meterStanding(
+    env,
+    {
+      userId: user.id,
+      planId: user.planId,
+      planExpiresAt: user.planExpiresAt,
+      bonusCalls: referral.referredBy ? REFERRAL_BONUS_CALLS : 0,
+    },
+    now,
+  );
   const byApi = usage.byApi.map((row) => ({ ...row, name: findHostedApi(row.apiSlug)?.name ?? row.apiSlug }));
   const plan = PLANS[period.planId];
   return {
@@ -34,6 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     plan: { name: plan.name, monthlyQuota: plan.monthlyQuota, perSecond: plan.perSecond },
     period,
     usage: { ...usage, byApi },
+    month: { used: standing.used, limit: standing.monthlyLimit, remaining: standing.monthlyRemaining },
     days,
     referral: { code: user.referralCode, ...referral },
   };
@@ -47,11 +61,11 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { username, email, avatarUrl, plan, period, usage, referral, days } = loaderData;
+  const { username, email, avatarUrl, plan, period, usage, month, referral, days } = loaderData;
   const [copied, setCopied] = useState(false);
-  const bonus = referral.referredBy ? REFERRAL_BONUS_CALLS : 0;
-  const quota = plan.monthlyQuota + bonus;
-  const percent = Math.min(100, Math.round((usage.calls / quota) * 100));
+  // Referral bonus calls still available, on top of the plan's quota (the Meter counts them).
+  const bonus = Math.max(0, month.limit - plan.monthlyQuota);
+  const percent = month.limit > 0 ? Math.min(100, Math.round((month.used / month.limit) * 100)) : 100;
   const copyCode = async () => {
     await navigator.clipboard.writeText(`${window.location.origin}/signup?ref=${referral.code}`).catch(() => undefined);
     setCopied(true);
@@ -98,21 +112,21 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             Calls this month
           </h2>
           <p className="mt-1 text-sm">
-            <strong>{usage.calls.toLocaleString("en-US")}</strong> of {quota.toLocaleString("en-US")} used
+            <strong>{month.used.toLocaleString("en-US")}</strong> of {month.limit.toLocaleString("en-US")} used
             {bonus > 0 && <span className="text-slate-500"> (includes {bonus} referral bonus calls)</span>}
           </p>
           <div
             role="progressbar"
             aria-label="Calls used this month"
             aria-valuemin={0}
-            aria-valuemax={quota}
-            aria-valuenow={usage.calls}
+            aria-valuemax={month.limit}
+            aria-valuenow={month.used}
             className="mt-3 h-3 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
           >
             <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
           </div>
           <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-            {(quota - usage.calls).toLocaleString("en-US")} left; resets on {dateFormat.format(period.resetsAt)}.
+            {month.remaining.toLocaleString("en-US")} left; resets on {dateFormat.format(period.resetsAt)}.
           </p>
         </section>
       </div>
