@@ -1,6 +1,7 @@
 /** Signing out in the browser (spec §2 sidebar, §4): clear the state, tell the server, go home. */
 import { apiRequest } from "./api-client";
 import { AUTH_USER_KEY } from "./auth-user";
+import { forgetApiKey } from "./stored-api-key";
 
 export async function signOut(): Promise<void> {
   try {
@@ -13,5 +14,6 @@ export async function signOut(): Promise<void> {
   } catch {
     // Storage disabled: nothing was kept there either.
   }
+  forgetApiKey();
   window.location.assign("/");
 }

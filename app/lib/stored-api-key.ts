@@ -14,6 +14,15 @@ export function rememberApiKey(key: string): void {
   }
 }
 
+/** Forgets the key when the reader signs out, so the next person at this browser does not get it. */
+export function forgetApiKey(): void {
+  try {
+    localStorage.removeItem(STORED_KEY_NAME);
+  } catch {
+    // Storage disabled: nothing was kept.
+  }
+}
+
 export function useStoredApiKey(): [string, (key: string) => void] {
   const [key, setKey] = useState("");
   useEffect(() => {

@@ -49,6 +49,7 @@ test("sign up, see the dashboard, create and copy a key, sign out, log in again"
   expect(key).toMatch(/^pk_live_\w{40,}$/);
   await page.getByRole("button", { name: "Copy key" }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  expect(await page.evaluate(() => localStorage.getItem("portico_api_key"))).toBe(key);
   // After a reload only the prefix is left.
   await page.reload();
   await page.getByRole("cell", { name: /pk_live_/ }).waitFor();
@@ -58,6 +59,8 @@ test("sign up, see the dashboard, create and copy a key, sign out, log in again"
   await page.waitForURL(`${baseUrl()}/`);
   await page.getByText("Loading Portico").waitFor({ state: "detached" });
   expect(await page.evaluate(() => localStorage.getItem("auth_user"))).toBeNull();
+  // The key the docs and live demos were filling in leaves with the reader.
+  expect(await page.evaluate(() => localStorage.getItem("portico_api_key"))).toBeNull();
   await page.getByRole("link", { name: "Sign Up / Login" }).waitFor();
 
   await logIn(page, email);
