@@ -21,7 +21,8 @@ export default [
     route("user/transactions", "routes/user-transactions/route.tsx"),
   ]),
 
-  // Admin only: the layout's loader sends anyone but ADMIN_EMAIL to /.
+  // Admin only: the layout's loader and each page's own loader and action send anyone but
+  // ADMIN_EMAIL to / (a single-fetch request can run a page's loader without the layout's).
   layout("routes/admin/layout.tsx", [
     route("user-api-calls", "routes/admin-user-api-calls/route.tsx"),
     route("benchmarking", "routes/admin-benchmarking/route.tsx"),

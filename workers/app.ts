@@ -12,6 +12,7 @@ import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { serveFakeIdp } from "./providers/oidc";
 import { pruneExpiredSessions } from "./platform/sessions";
 import { pruneThrottleWindows } from "./platform/throttle";
+import { pruneHourlyUsage } from "./platform/usage";
 import { deliveryThrough, serveFakePaymentProvider } from "./providers/payments";
 
 // Durable Object classes must be exported from the main module.
@@ -70,11 +71,13 @@ export default {
     return withPageSecurityHeaders(await handlePage(request, context));
   },
 
-  // Daily housekeeping (the cron in wrangler.toml): expired sessions and spent throttle windows.
+  // Daily housekeeping (the cron in wrangler.toml): expired sessions, spent throttle windows and
+  // hourly usage rollups past the benchmarking page's week.
   async scheduled(controller, env) {
     await Promise.all([
       pruneExpiredSessions(env.DB, controller.scheduledTime),
       pruneThrottleWindows(env.DB, controller.scheduledTime),
+      pruneHourlyUsage(env.DB, controller.scheduledTime),
     ]);
   },
 } satisfies ExportedHandler<Env>;

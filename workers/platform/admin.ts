@@ -75,17 +75,6 @@ export async function listUsersForAdmin(
   }));
 }
 
-export interface ApiLatencyRow {
-  apiSlug: string;
-  calls: number;
-  errors: number;
-  meanLatencyMs: number;
-  /** Upper edges of the histogram buckets that hold the 50th and 95th percentile calls. */
-  p50Ms: number | null;
-  p95Ms: number | null;
-  maxLatencyMs: number;
-}
-
 /** The bucket edge at or below which `fraction` of the calls fall. */
 export function percentileFromBuckets(buckets: { upperMs: number; calls: number }[], fraction: number): number | null {
   const total = buckets.reduce((sum, bucket) => sum + bucket.calls, 0);
@@ -97,39 +86,6 @@ export function percentileFromBuckets(buckets: { upperMs: number; calls: number 
     if (seen >= fraction * total) return bucket.upperMs;
   }
   return sorted.at(-1)?.upperMs ?? null;
-}
-
-/** Per-API calls, errors and latency over the days since `sinceDay` (inclusive), from the rollups. */
-export async function apiLatencySince(db: D1Database, sinceDay: string): Promise<ApiLatencyRow[]> {
-  const histogram = await db
-    .prepare(
-      `SELECT api_slug, upper_ms, SUM(calls) AS calls FROM usage_latency_buckets WHERE day >= ? GROUP BY api_slug, upper_ms`,
-    )
-    .bind(sinceDay)
-    .all<{ api_slug: string; upper_ms: number; calls: number }>();
-  const bucketsOf = (slug: string) =>
-    histogram.results
-      .filter((row) => row.api_slug === slug)
-      .map((row) => ({ upperMs: row.upper_ms, calls: row.calls }));
-  const { results } = await db
-    .prepare(
-      `SELECT api_slug, SUM(calls) AS calls, SUM(errors) AS errors, SUM(total_latency_ms) AS total, MAX(max_latency_ms) AS max
-       FROM usage_daily WHERE day >= ? GROUP BY api_slug ORDER BY calls DESC`,
-    )
-    .bind(sinceDay)
-    .all<{ api_slug: string; calls: number; errors: number; total: number; max: number }>();
-  return results.map((row) => {
-    const answered = row.calls + row.errors;
-    return {
-      apiSlug: row.api_slug,
-      calls: row.calls,
-      errors: row.errors,
-      meanLatencyMs: answered ? Math.round(row.total / answered) : 0,
-      p50Ms: percentileFromBuckets(bucketsOf(row.api_slug), 0.5),
-      p95Ms: percentileFromBuckets(bucketsOf(row.api_slug), 0.95),
-      maxLatencyMs: row.max,
-    };
-  });
 }
 
 export const GrantPlanSchema = z.object({

@@ -19,6 +19,18 @@ export function utcHourStart(time: number): number {
   return Math.floor(time / HOUR_MS) * HOUR_MS;
 }
 
+/** The hourly rollups feed /benchmarking's last 7 days; a day's margin beyond that is kept. */
+export const HOURLY_USAGE_KEPT_MS = 8 * 24 * HOUR_MS;
+
+/** Deletes hourly rollups older than HOURLY_USAGE_KEPT_MS (daily housekeeping). */
+export async function pruneHourlyUsage(db: D1Database, now: number = Date.now()): Promise<void> {
+  const before = utcHourStart(now - HOURLY_USAGE_KEPT_MS);
+  await db.batch([
+    db.prepare("DELETE FROM usage_api_hourly WHERE hour_start < ?").bind(before),
+    db.prepare("DELETE FROM usage_latency_hourly WHERE hour_start < ?").bind(before),
+  ]);
+}
+
 export async function usageSince(db: D1Database, userId: string, since: number): Promise<MonthUsage> {
   const sinceDay = utcDay(since);
   const { results } = await db
