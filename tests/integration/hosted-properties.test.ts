@@ -1,12 +1,17 @@
 /**
- * Random and hostile input at every operation of every hosted API, through the whole gateway:
- * the answer is always 2xx, or 4xx problem+json, never a 5xx.
+ * Random and hostile input at every operation of every hosted API and every legacy path,
+ * through the whole gateway, as JSON, query strings and (where an operation takes uploads)
+ * multipart forms with random file bytes: the answer is always 2xx, or 4xx problem+json,
+ * never a 5xx.
  */
 import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { InputSource } from "~workers/hosted/definition";
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { callHosted, createAccountWithKey } from "../factories";
+
+const RUNS_PER_OPERATION = 40;
 
 const HOSTILE_STRINGS = [
   "",
@@ -40,40 +45,73 @@ function inputFor(example: unknown) {
   return fc.oneof(mutated, fc.dictionary(fc.string({ maxLength: 12 }), hostileValue, { maxKeys: 6 }));
 }
 
-function pathFor(slug: string, path: string, input: Record<string, unknown>): string {
-  return `/api/v1/${slug}${path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(input[name] ?? "x").toWellFormed()))}`;
+function pathFor(path: string, input: Record<string, unknown>): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) =>
+    encodeURIComponent(String(input[name] ?? "x").toWellFormed()),
+  );
 }
 
-describe.each(
-  HOSTED_DEFINITIONS.flatMap((definition) =>
-    definition.operations.map((operation) => [definition.slug, operation] as const),
-  ),
-)("%s", (slug, operation) => {
-  it(`${operation.method} ${operation.path || "/"} answers hostile input with 2xx or a 4xx problem`, async () => {
+/** A form field's text: strings as they are, anything else as JSON. */
+const fieldText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "null"));
+
+function multipartOf(record: Record<string, unknown>, file: Uint8Array): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(record)) form.append(name, fieldText(value).toWellFormed());
+  form.append("image", new File([new Uint8Array(file)], "random.png", { type: "image/png" }));
+  return form;
+}
+
+const takesUploads = (source: InputSource) => source === "multipart" || source === "json-or-multipart";
+
+const CASES = HOSTED_DEFINITIONS.flatMap((definition) => [
+  ...definition.operations.map((operation) => ({
+    label: `${definition.slug} ${operation.method} ${operation.path || "/"}`,
+    method: operation.method,
+    path: `/api/v1/${definition.slug}${operation.path}`,
+    example: operation.example,
+    uploads: operation.method === "POST" && takesUploads(operation.inputSource),
+  })),
+  ...(definition.legacyRoutes ?? []).map((legacy) => ({
+    label: `${definition.slug} legacy ${legacy.method} ${legacy.path}`,
+    method: legacy.method,
+    path: legacy.path,
+    example: definition.operations.find((operation) => operation.id === legacy.operationId)?.example,
+    uploads: false,
+  })),
+]);
+
+describe.each(CASES)("$label", ({ method, path: template, example, uploads }) => {
+  it("answers hostile input with 2xx or a 4xx problem", async () => {
     await fc.assert(
-      fc.asyncProperty(inputFor(operation.example), async (input) => {
-        // A fresh account per run, so the per-second limit never hides what the API itself says.
-        const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
-        const record = input as Record<string, unknown>;
-        let path = pathFor(slug, operation.path, record);
-        const usesQuery = operation.method !== "POST";
-        if (usesQuery) {
-          const query = new URLSearchParams(
-            Object.entries(record).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
-          );
-          path += `?${query}`;
-        }
-        const response = await callHosted(SELF, operation.method, path, { key, body: usesQuery ? undefined : record });
-        const status = response.status;
-        if (status >= 400) {
-          expect(response.headers.get("content-type"), `${status} for ${JSON.stringify(record)}`).toBe(
-            "application/problem+json",
-          );
-        }
-        expect(status, JSON.stringify(record)).toBeLessThan(500);
-        await response.arrayBuffer();
-      }),
-      { numRuns: 12 },
+      fc.asyncProperty(
+        inputFor(example),
+        fc.boolean(),
+        fc.uint8Array({ maxLength: 512 }),
+        async (input, asForm, file) => {
+          // A fresh account per run, so the per-second limit never hides what the API itself says.
+          const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+          const record = input as Record<string, unknown>;
+          let path = pathFor(template, record);
+          const usesQuery = method !== "POST";
+          if (usesQuery) {
+            const query = new URLSearchParams(Object.entries(record).map(([k, v]) => [k, fieldText(v)]));
+            path += `?${query}`;
+          }
+          const response =
+            uploads && asForm
+              ? await callHosted(SELF, method, path, { key, rawBody: multipartOf(record, file) })
+              : await callHosted(SELF, method, path, { key, body: usesQuery ? undefined : record });
+          const status = response.status;
+          if (status >= 400) {
+            expect(response.headers.get("content-type"), `${status} for ${JSON.stringify(record)}`).toBe(
+              "application/problem+json",
+            );
+          }
+          expect(status, JSON.stringify(record)).toBeLessThan(500);
+          await response.arrayBuffer();
+        },
+      ),
+      { numRuns: RUNS_PER_OPERATION },
     );
   });
 });
