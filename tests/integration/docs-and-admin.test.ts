@@ -46,6 +46,16 @@ describe("docs pages", () => {
     expect(html).toContain("problem+json");
   });
 
+  it("show the success status and a table of the answer's fields, nested ones dotted", async () => {
+    const html = await (await SELF.fetch("https://portico.test/docs/api/colorconvert")).text();
+    expect(html).toContain("Response (<!-- -->200<!-- -->)");
+    expect(html).toContain("Response fields of");
+    expect(html).not.toContain("9007199254740991");
+    for (const field of ["hex", "rgb", "rgb.r", "hsl.h", "readableOn"]) {
+      expect(html).toMatch(new RegExp(`<th scope="row"[^>]*>${field.replace(".", "\\.")}</th>`));
+    }
+  });
+
   it("has a live demo page for each mounted API", async () => {
     const response = await SELF.fetch("https://portico.test/urlshortener/live-demo");
     expect(response.status).toBe(200);

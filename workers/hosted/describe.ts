@@ -56,8 +56,11 @@ function typeLabel(schema: JsonSchema): string {
 function describeSchema(schema: JsonSchema): string {
   const parts: string[] = [];
   if (typeof schema.description === "string") parts.push(schema.description.replace(/\.$/, ""));
-  if (schema.minimum !== undefined || schema.maximum !== undefined)
-    parts.push(`range ${schema.minimum ?? "…"}–${schema.maximum ?? "…"}`);
+  // zod's int() bounds itself to the safe integers: no range worth telling the reader.
+  const bound = (value: unknown) =>
+    typeof value === "number" && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+  const [minimum, maximum] = [bound(schema.minimum), bound(schema.maximum)];
+  if (minimum !== undefined || maximum !== undefined) parts.push(`range ${minimum ?? "…"}–${maximum ?? "…"}`);
   if (schema.minLength !== undefined || schema.maxLength !== undefined)
     parts.push(`length ${schema.minLength ?? 0}–${schema.maxLength ?? "…"}`);
   if (typeof schema.pattern === "string") parts.push(`pattern ${schema.pattern}`);
@@ -81,4 +84,33 @@ export function parameterRows(operation: Operation): ParameterRow[] {
     required: required.has(name) || inPath.has(name),
     description: describeSchema(property),
   }));
+}
+
+export interface ResponseFieldRow {
+  /** Dotted path: `rgb.r`, `links[].alias`. */
+  name: string;
+  type: string;
+  description: string;
+}
+
+/** How deep the response table goes: deeper structure is left to the example beside it. */
+const RESPONSE_TABLE_DEPTH = 2;
+
+/** The fields of an operation's JSON answer, two levels deep, as the docs' response table. */
+export function responseFieldRows(operation: Operation): ResponseFieldRow[] {
+  if (operation.output.kind !== "json") return [];
+  const rows: ResponseFieldRow[] = [];
+  const visit = (schema: JsonSchema, prefix: string, depth: number) => {
+    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    for (const [name, property] of Object.entries(properties)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      rows.push({ name: path, type: typeLabel(property), description: describeSchema(property) });
+      if (depth + 1 >= RESPONSE_TABLE_DEPTH) continue;
+      if (property.type === "object") visit(property, path, depth + 1);
+      const items = property.items as JsonSchema | undefined;
+      if (property.type === "array" && items?.type === "object") visit(items, `${path}[]`, depth + 1);
+    }
+  };
+  visit(toJsonSchema(operation.output.schema, "output"), "", 0);
+  return rows;
 }

@@ -1,6 +1,6 @@
 /** Everything a docs page shows about one API's calls, as plain data for the page. */
 import { findDefinition } from "./definitions";
-import { parameterRows, type ParameterRow } from "./describe";
+import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
 import { codeSamples, type CodeSamples } from "./samples";
 
 export interface OperationDoc {
@@ -12,7 +12,11 @@ export interface OperationDoc {
   inputSource: string;
   parameters: ParameterRow[];
   exampleInput: string;
-  output: { kind: "json"; example: string } | { kind: "binary"; mimeTypes: string[]; description: string };
+  /** The status a success answers with (201 when the call creates something). */
+  successStatus: number;
+  output:
+    | { kind: "json"; example: string; fields: ResponseFieldRow[] }
+    | { kind: "binary"; mimeTypes: string[]; description: string };
   samples: CodeSamples;
 }
 
@@ -28,9 +32,14 @@ export function operationDocs(slug: string, origin: string): OperationDoc[] {
     inputSource: operation.inputSource,
     parameters: parameterRows(operation),
     exampleInput: JSON.stringify(operation.example, null, 2),
+    successStatus: operation.successStatus ?? 200,
     output:
       operation.output.kind === "json"
-        ? { kind: "json", example: JSON.stringify(operation.output.example, null, 2) }
+        ? {
+            kind: "json",
+            example: JSON.stringify(operation.output.example, null, 2),
+            fields: responseFieldRows(operation),
+          }
         : { kind: "binary", mimeTypes: operation.output.mimeTypes, description: operation.output.description },
     samples: codeSamples(origin, slug, operation),
   }));

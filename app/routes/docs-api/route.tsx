@@ -154,11 +154,49 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                 )}
                 <h4 className="mt-4 text-sm font-semibold">Example request</h4>
                 <CodeSamples samples={operation.samples} placeholder={API_KEY_PLACEHOLDER} apiKey={apiKey} />
-                <h4 className="mt-4 text-sm font-semibold">Response</h4>
+                <h4 className="mt-4 text-sm font-semibold">Response ({operation.successStatus})</h4>
                 {operation.output.kind === "json" ? (
-                  <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
-                    <code>{operation.output.example}</code>
-                  </pre>
+                  <>
+                    {operation.output.fields.length > 0 && (
+                      <div className="mt-2 overflow-x-auto">
+                        <table className="w-full min-w-[30rem] text-left text-sm">
+                          <caption className="sr-only">Response fields of {operation.summary}</caption>
+                          <thead>
+                            <tr className="border-b border-slate-200 dark:border-slate-700">
+                              <th scope="col" className="py-2 pr-3">
+                                Field
+                              </th>
+                              <th scope="col" className="py-2 pr-3">
+                                Type
+                              </th>
+                              <th scope="col" className="py-2">
+                                Notes
+                              </th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            {operation.output.fields.map((field) => (
+                              <tr
+                                key={field.name}
+                                className="border-b border-slate-100 align-top dark:border-slate-800"
+                              >
+                                <th scope="row" className="py-2 pr-3 font-mono font-medium">
+                                  {field.name}
+                                </th>
+                                <td className="py-2 pr-3 font-mono text-xs">{field.type}</td>
+                                <td className="py-2 text-slate-600 dark:text-slate-400">
+                                  <InlineCode text={field.description} />
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      </div>
+                    )}
+                    <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
+                      <code>{operation.output.example}</code>
+                    </pre>
+                  </>
                 ) : (
                   <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                     {operation.output.description} ({operation.output.mimeTypes.join(", ")}). Add <code>?as=json</code>{" "}
