@@ -77,9 +77,17 @@ export async function findOwnLink(db: D1Database, userId: string, alias: string)
     .first<LinkRow>();
 }
 
+/**
+ * Deletes a link and, by the foreign key's cascade, its clicks. RETURNING says whether the link
+ * was there: D1's `meta.changes` counts the cascaded click rows too, so it is not 1 for a link
+ * that has been clicked.
+ */
 export async function deleteOwnLink(db: D1Database, userId: string, alias: string): Promise<boolean> {
-  const result = await db.prepare(`DELETE FROM short_links WHERE alias = ? AND user_id = ?`).bind(alias, userId).run();
-  return result.meta.changes === 1;
+  const deleted = await db
+    .prepare(`DELETE FROM short_links WHERE alias = ? AND user_id = ? RETURNING id`)
+    .bind(alias, userId)
+    .first<{ id: string }>();
+  return deleted !== null;
 }
 
 export async function linkStats(db: D1Database, linkId: string) {
