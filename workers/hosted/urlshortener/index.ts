@@ -3,24 +3,39 @@
  * (by day, referring host and country). Redirects are served by `redirect.ts`, outside the
  * gateway: people who click a link carry no API key.
  */
-import { z } from "zod";
-import { defineOperation, json, problemResult, type HostedApiDefinition } from "../definition";
-import { deleteOwnLink, findOwnLink, generateAlias, insertLink, linkStats, listLinks, shortLinkView } from "./links";
+import { defineOperation, type HostedApiDefinition } from "../definition";
+import { handleCreateShortLink, handleDeleteShortLink, handleListShortLinks, handleShortLinkStats } from "./handler";
 import {
   AliasParamSchema,
   CreateShortLinkSchema,
+  DeletedShortLinkSchema,
   ListShortLinksSchema,
+  ShortLinkListSchema,
   ShortLinkSchema,
   ShortLinkStatsSchema,
 } from "./schema";
 
-const EXAMPLE_LINK = {
-  shortUrl: "https://portico.dev/s/docs-qr",
-  alias: "docs-qr",
+/**
+ * The create example gives no alias: it is also the live demo's default input, and a fixed alias
+ * would be taken by the first person to try it, answering everyone after with a 409. Its answer
+ * shows a random alias; the other calls show a link made earlier with the custom alias "docs-qr".
+ */
+const CREATED_LINK = {
+  shortUrl: "https://portico.dev/s/kR7x2Qa",
+  alias: "kR7x2Qa",
   url: "https://portico.dev/docs/api/qrcode",
   createdAt: "2026-11-22T09:30:00.000Z",
   expiresAt: "2026-12-22T09:30:00.000Z",
   clicks: 0,
+};
+
+const CUSTOM_ALIAS_LINK = {
+  shortUrl: "https://portico.dev/s/docs-qr",
+  alias: "docs-qr",
+  url: "https://portico.dev/docs/api/qrcode",
+  createdAt: "2026-11-20T16:05:00.000Z",
+  expiresAt: null,
+  clicks: 3,
 };
 
 export const definition: HostedApiDefinition = {
@@ -30,72 +45,53 @@ export const definition: HostedApiDefinition = {
       id: "createShortLink",
       method: "POST",
       path: "",
+      successStatus: 201,
       summary: "Shorten a URL",
       description:
-        "Makes `https://portico.dev/s/<alias>` redirect to your URL. Choose the alias (3–30 letters, digits, - or _) or get a random one; set `expiresAt` or `expiresIn` (seconds) to make it stop. Redirects are 302, so every click is counted.",
+        "Makes `https://portico.dev/s/<alias>` redirect to your URL. Choose the alias (3–30 letters, digits, - or _; case matters) or leave it out for a random one; a taken alias is answered 409. " +
+        "Set `expiresAt` or `expiresIn` (seconds, up to ten years) to make the link stop; after that it leads to a page saying it has expired. " +
+        "The URL must be http or https on a public host: other schemes (javascript:, data:, file:), user names and passwords in the URL, and loopback, private or local-network hosts are refused, and so are our own short links. " +
+        "Redirects are 302, so every click is counted.",
       inputSource: "json",
       input: CreateShortLinkSchema,
-      output: { kind: "json", schema: ShortLinkSchema, example: EXAMPLE_LINK },
-      example: { url: "https://portico.dev/docs/api/qrcode", alias: "docs-qr", expiresIn: 2_592_000 },
-      async handler(input, ctx) {
-        const now = Date.now();
-        const expiresAt =
-          input.expiresIn !== undefined
-            ? now + input.expiresIn * 1000
-            : input.expiresAt !== undefined
-              ? new Date(input.expiresAt).getTime()
-              : null;
-        if (expiresAt !== null && expiresAt <= now) return problemResult("invalid-input", "expiresAt is in the past.");
-        // A random alias collides once in trillions; a few retries make that moot.
-        for (let attempt = 0; attempt < (input.alias ? 1 : 5); attempt++) {
-          const alias = input.alias ?? generateAlias();
-          const row = await insertLink(
-            ctx.env.DB,
-            { userId: ctx.account.userId, alias, url: input.url, expiresAt },
-            now,
-          );
-          if (row) return json(shortLinkView(row, ctx.origin), 201);
-        }
-        return problemResult("conflict", `The alias ${input.alias} is taken. Choose another.`, {
-          errors: { alias: "taken" },
-        });
-      },
+      output: { kind: "json", schema: ShortLinkSchema, example: CREATED_LINK },
+      example: { url: "https://portico.dev/docs/api/qrcode", expiresIn: 2_592_000 },
+      handler: handleCreateShortLink,
     }),
     defineOperation({
       id: "listShortLinks",
       method: "GET",
       path: "/links",
       summary: "List your short links",
+      description: "Newest first, `limit` (1–100, default 20) to a page.",
       inputSource: "query",
       input: ListShortLinksSchema,
       output: {
         kind: "json",
-        schema: z.object({ links: z.array(ShortLinkSchema), page: z.number(), totalPages: z.number() }),
-        example: { links: [EXAMPLE_LINK], page: 1, totalPages: 1 },
+        schema: ShortLinkListSchema,
+        example: { links: [CREATED_LINK, CUSTOM_ALIAS_LINK], page: 1, totalPages: 1 },
       },
       example: { page: 1, limit: 20 },
-      async handler(input, ctx) {
-        const { rows, total } = await listLinks(ctx.env.DB, ctx.account.userId, input.page, input.limit);
-        return json({
-          links: rows.map((row) => shortLinkView(row, ctx.origin)),
-          page: input.page,
-          totalPages: Math.max(1, Math.ceil(total / input.limit)),
-        });
-      },
+      handler: handleListShortLinks,
     }),
     defineOperation({
       id: "getShortLinkStats",
       method: "GET",
       path: "/links/:alias",
       summary: "A link and its clicks by day, referrer and country",
+      description:
+        "Days are UTC dates, oldest first. The referrer is the referring site's host name only (an empty key: no referrer sent), the country the visitor's ISO code as the edge saw it (empty when unknown).",
       inputSource: "query",
       input: AliasParamSchema,
       output: {
         kind: "json",
         schema: ShortLinkStatsSchema,
         example: {
-          link: { ...EXAMPLE_LINK, clicks: 3 },
-          byDay: [{ day: "2026-11-22", clicks: 3 }],
+          link: CUSTOM_ALIAS_LINK,
+          byDay: [
+            { day: "2026-11-21", clicks: 1 },
+            { day: "2026-11-22", clicks: 2 },
+          ],
           byReferrer: [
             { key: "news.ycombinator.com", clicks: 2 },
             { key: "", clicks: 1 },
@@ -107,11 +103,7 @@ export const definition: HostedApiDefinition = {
         },
       },
       example: { alias: "docs-qr" },
-      async handler(input, ctx) {
-        const row = await findOwnLink(ctx.env.DB, ctx.account.userId, input.alias);
-        if (!row) return problemResult("not-found", `You have no link with the alias ${input.alias}.`);
-        return json({ link: shortLinkView(row, ctx.origin), ...(await linkStats(ctx.env.DB, row.id)) });
-      },
+      handler: handleShortLinkStats,
     }),
     defineOperation({
       id: "deleteShortLink",
@@ -121,18 +113,9 @@ export const definition: HostedApiDefinition = {
       description: "The alias stops redirecting at once and can be used again.",
       inputSource: "query",
       input: AliasParamSchema,
-      output: {
-        kind: "json",
-        schema: z.object({ deleted: z.literal(true), alias: z.string() }),
-        example: { deleted: true, alias: "docs-qr" },
-      },
+      output: { kind: "json", schema: DeletedShortLinkSchema, example: { deleted: true, alias: "docs-qr" } },
       example: { alias: "docs-qr" },
-      async handler(input, ctx) {
-        const deleted = await deleteOwnLink(ctx.env.DB, ctx.account.userId, input.alias);
-        return deleted
-          ? json({ deleted: true, alias: input.alias })
-          : problemResult("not-found", `You have no link with the alias ${input.alias}.`);
-      },
+      handler: handleDeleteShortLink,
     }),
   ],
 };
