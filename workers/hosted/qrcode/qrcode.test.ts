@@ -359,6 +359,84 @@ describe("legacy POST /api/qrcode", () => {
     expect(createQrCode.input.safeParse(adapted).success).toBe(false);
   });
 
+  it.each([
+    ["black", "#000000"],
+    ["RebeccaPurple", "#663399"],
+    [" navy ", "#000080"],
+    ["#FFF", "#ffffff"],
+    ["#1e3a8aff", "#1e3a8a"],
+    ["#0000", "transparent"],
+    ["rgb(255, 0, 0)", "#ff0000"],
+    ["rgba(0, 0, 255, 1)", "#0000ff"],
+    ["rgb(0 128 255)", "#0080ff"],
+    ["rgb(100%, 50%, 0%)", "#ff8000"],
+    ["rgb(300, -5, 0)", "#ff0000"],
+    ["rgb(0 0 0 / 0%)", "transparent"],
+    ["hsl(120, 100%, 25%)", "#008000"],
+    ["hsla(0.5turn 100% 50% / 1)", "#00ffff"],
+    ["transparent", "transparent"],
+  ])("reads the CSS colour %j as %s, as qr-code-styling would paint it", (color, engineColor) => {
+    expect(adaptLegacyQrCode({ text: "x", backgroundOptions: { color } }).background).toBe(engineColor);
+    if (engineColor !== "transparent") {
+      expect(adaptLegacyQrCode({ text: "x", dotsOptions: { color } }).foreground).toBe(engineColor);
+    }
+  });
+
+  it("blends a translucent foreground over the background, as a browser composites it", () => {
+    expect(adaptLegacyQrCode({ text: "x", dotsOptions: { color: "rgba(0, 0, 0, 0.5)" } }).foreground).toBe("#808080");
+    expect(
+      adaptLegacyQrCode({ text: "x", dotsOptions: { color: "#00ff0088" }, backgroundOptions: { color: "white" } })
+        .foreground,
+    ).toBe("#77ff77");
+    expect(
+      adaptLegacyQrCode({
+        text: "x",
+        dotsOptions: { color: "hsl(0 100% 50% / 25%)" },
+        backgroundOptions: { color: "black" },
+      }).foreground,
+    ).toBe("#400000");
+  });
+
+  it.each([
+    ["a translucent background, which the PNG cannot carry", { background: "rgba(0, 0, 0, 0.5)" }],
+    ["a translucent foreground on a transparent background", { foreground: "#0008", background: "transparent" }],
+    ["a name CSS does not have", { foreground: "light blue" }],
+    ["a keyword that is not a colour", { foreground: "currentColor" }],
+    ["a notation CSS does not have", { foreground: "hsv(0, 100%, 100%)" }],
+    ["an rgb() with a missing channel", { foreground: "rgb(0, 0)" }],
+    ["an angle in rgb()", { foreground: "rgb(0deg 0 0)" }],
+    ["an infinite hue", { foreground: "hsl(1e308turn 50% 50%)" }],
+    ["markup", { foreground: '"/><script>alert(1)</script>' }],
+  ])("passes %s through for the schema to refuse", (_, colours: { foreground?: string; background?: string }) => {
+    const adapted = adaptLegacyQrCode({
+      text: "x",
+      dotsOptions: { color: colours.foreground },
+      backgroundOptions: { color: colours.background },
+    });
+    const [role, refused] = colours.foreground
+      ? ["foreground", colours.foreground]
+      : ["background", colours.background];
+    expect(adapted[role]).toBe(refused);
+    const parsed = createQrCode.input.safeParse(adapted);
+    expect(parsed.error?.issues.map((issue) => issue.path[0])).toEqual([role]);
+  });
+
+  it("draws named colours with the colours they name", async () => {
+    const png = await pngOf(
+      adaptLegacyQrCode({
+        text: URL_TEXT,
+        width: 330,
+        dotsOptions: { color: "darkslateblue", type: "square" },
+        backgroundOptions: { color: "lightyellow" },
+      }),
+    );
+    expect(decodeQrPng(png)).toBe(URL_TEXT);
+    const image = decodePng(png);
+    expect(pixelAt(image, 0, 0)).toEqual([0xff, 0xff, 0xe0, 255]);
+    const corner = finderCorner(png);
+    expect(pixelAt(image, corner + 2, corner + 2)).toEqual([0x48, 0x3d, 0x8b, 255]);
+  });
+
   it("produces a decodable QR code from the old shape, logo included", async () => {
     const adapted = adaptLegacyQrCode({
       text: URL_TEXT,
