@@ -54,11 +54,41 @@ function pathFor(path: string, input: Record<string, unknown>): string {
 /** A form field's text: strings as they are, anything else as JSON. */
 const fieldText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "null"));
 
-function multipartOf(record: Record<string, unknown>, file: Uint8Array): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(record)) form.append(name, fieldText(value).toWellFormed());
-  form.append("image", new File([new Uint8Array(file)], "random.png", { type: "image/png" }));
-  return form;
+/**
+ * A multipart/form-data body written by hand: FormData refuses to send some hostile field names
+ * (one ending in a backslash), and the server must cope with whatever arrives. Quotes and line
+ * breaks in names are escaped as browsers do (HTML's form encoding), everything else is sent.
+ */
+function multipartOf(
+  record: Record<string, unknown>,
+  file: Uint8Array,
+): { rawBody: Uint8Array<ArrayBuffer>; contentType: string } {
+  const boundary = `----portico-property-${crypto.randomUUID()}`;
+  const escapeName = (name: string) =>
+    name.toWellFormed().replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  for (const [name, value] of Object.entries(record)) {
+    parts.push(
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${fieldText(value).toWellFormed()}\r\n`,
+      ),
+    );
+  }
+  parts.push(
+    encoder.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="random.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    file,
+    encoder.encode(`\r\n--${boundary}--\r\n`),
+  );
+  const body = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  return { rawBody: body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 const takesUploads = (source: InputSource) => source === "multipart" || source === "json-or-multipart";
@@ -99,7 +129,7 @@ describe.each(CASES)("$label", ({ method, path: template, example, uploads }) =>
           }
           const response =
             uploads && asForm
-              ? await callHosted(SELF, method, path, { key, rawBody: multipartOf(record, file) })
+              ? await callHosted(SELF, method, path, { key, ...multipartOf(record, file) })
               : await callHosted(SELF, method, path, { key, body: usesQuery ? undefined : record });
           const status = response.status;
           if (status >= 400) {
@@ -111,7 +141,11 @@ describe.each(CASES)("$label", ({ method, path: template, example, uploads }) =>
           await response.arrayBuffer();
         },
       ),
-      { numRuns: RUNS_PER_OPERATION },
+      {
+        numRuns: RUNS_PER_OPERATION,
+        // Found by this test: a form field named with a trailing backslash.
+        examples: [[{ "\\": 0 }, true, new Uint8Array()]],
+      },
     );
   });
 });
