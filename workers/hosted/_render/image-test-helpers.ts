@@ -60,36 +60,6 @@ export function decodeQrPng(bytes: Uint8Array): string | null {
   return jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data ?? null;
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? Number.NaN;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? Number.NaN) + upper) / 2;
-}
-
-/**
- * The median time of one call of `task`, in ms, over `runs` warm runs. workerd's clock ticks in
- * whole milliseconds, so a run is a batch of calls sized to last at least 10 ms (one call for
- * anything slower) and counts as the batch's time divided by its size.
- */
-export async function measureP50(task: () => Promise<unknown>, runs = 20): Promise<{ p50: number; batch: number }> {
-  await task();
-  let batch = 1;
-  for (;;) {
-    const start = performance.now();
-    for (let call = 0; call < batch; call += 1) await task();
-    if (performance.now() - start >= 10 || batch >= 1024) break;
-    batch *= 2;
-  }
-  const times: number[] = [];
-  for (let run = 0; run < runs; run += 1) {
-    const start = performance.now();
-    for (let call = 0; call < batch; call += 1) await task();
-    times.push((performance.now() - start) / batch);
-  }
-  return { p50: median(times), batch };
-}
-
 const XML_TOKEN =
   /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<\/([A-Za-z_][\w:.-]*)\s*>|<([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|[^<]+|</g;
 const XML_ATTRIBUTE = /([A-Za-z_][\w:.-]*)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')/g;

@@ -237,18 +237,3 @@ describe("image-color-picker: hostile input", () => {
     expect(answered).toBeGreaterThan(20);
   });
 });
-
-describe("image-color-picker: speed", () => {
-  it("palette of a 1024×1024 image", async () => {
-    const photo = makePng(1024, 1024, (x, y) => [(x * 7) & 255, (y * 3) & 255, ((x ^ y) * 5) & 255]);
-    const file = asFile(photo, "photo.png", "image/png");
-    const timings: number[] = [];
-    for (let runIndex = 0; runIndex < 4; runIndex++) {
-      const started = performance.now();
-      const output = await palette({ image: file, count: 8 });
-      timings.push(Math.round(performance.now() - started));
-      expect(output.palette).toHaveLength(8);
-    }
-    console.log(`image-color-picker 1024² palette of 8, PNG decode included (ms per run): ${timings.join(", ")}`);
-  });
-});

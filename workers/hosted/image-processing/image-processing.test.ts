@@ -551,20 +551,3 @@ describe("image-processing: hostile input", () => {
     expect(answered).toBeGreaterThan(10);
   });
 });
-
-describe("image-processing: speed", () => {
-  it("grayscale + blur + resize of a 1024×1024 image", async () => {
-    const photo = makePng(1024, 1024, (x, y) => [(x * 7) & 255, (y * 3) & 255, ((x ^ y) * 5) & 255]);
-    const file = asFile(photo, "photo.png", "image/png");
-    const operations = [{ op: "grayscale" }, { op: "blur", radius: 4 }, { op: "resize", width: 512, height: 512 }];
-    const timings: number[] = [];
-    for (let runIndex = 0; runIndex < 4; runIndex++) {
-      const started = performance.now();
-      const result = await run({ image: file, operations, format: "png" });
-      timings.push(Math.round(performance.now() - started));
-      const image = decodePixels(binaryBody(result));
-      expect([image.width, image.height]).toEqual([512, 512]);
-    }
-    console.log(`image-processing 1024² grayscale+blur+resize, PNG in and out (ms per run): ${timings.join(", ")}`);
-  });
-});
