@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
 import { InlineCode } from "~/components/inline-code";
@@ -22,6 +23,54 @@ const METHOD_COLOURS: Record<string, string> = {
   POST: "bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300",
   DELETE: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300",
 };
+
+/**
+ * A table of named fields (a call's parameters, its answer's fields): the name heads each row,
+ * the last column holds notes.
+ */
+function FieldTable({
+  caption,
+  headers,
+  rows,
+}: {
+  caption: string;
+  headers: string[];
+  rows: { name: string; cells: ReactNode[] }[];
+}) {
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full min-w-[36rem] text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            {headers.map((header) => (
+              <th key={header} scope="col" className="py-2 pr-3">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.name} className="border-b border-slate-100 align-top dark:border-slate-800">
+              <th scope="row" className="py-2 pr-3 font-mono font-medium">
+                {row.name}
+              </th>
+              {row.cells.map((cell, index) => (
+                <td
+                  key={headers[index + 1]}
+                  className={index === row.cells.length - 1 ? "py-2 text-slate-600 dark:text-slate-400" : "py-2 pr-3"}
+                >
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 export default function ApiDocs({ loaderData }: Route.ComponentProps) {
   const { api, operations, errors } = loaderData;
@@ -109,48 +158,21 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                   </p>
                 )}
                 {operation.parameters.length > 0 && (
-                  <div className="mt-4 overflow-x-auto">
-                    <table className="w-full min-w-[36rem] text-left text-sm">
-                      <caption className="sr-only">Parameters of {operation.summary}</caption>
-                      <thead>
-                        <tr className="border-b border-slate-200 dark:border-slate-700">
-                          <th scope="col" className="py-2 pr-3">
-                            Parameter
-                          </th>
-                          <th scope="col" className="py-2 pr-3">
-                            In
-                          </th>
-                          <th scope="col" className="py-2 pr-3">
-                            Type
-                          </th>
-                          <th scope="col" className="py-2 pr-3">
-                            Required
-                          </th>
-                          <th scope="col" className="py-2">
-                            Notes
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {operation.parameters.map((parameter) => (
-                          <tr
-                            key={parameter.name}
-                            className="border-b border-slate-100 align-top dark:border-slate-800"
-                          >
-                            <th scope="row" className="py-2 pr-3 font-mono font-medium">
-                              {parameter.name}
-                            </th>
-                            <td className="py-2 pr-3">{parameter.location}</td>
-                            <td className="py-2 pr-3 font-mono text-xs">{parameter.type}</td>
-                            <td className="py-2 pr-3">{parameter.required ? "yes" : "no"}</td>
-                            <td className="py-2 text-slate-600 dark:text-slate-400">
-                              <InlineCode text={parameter.description} />
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <FieldTable
+                    caption={`Parameters of ${operation.summary}`}
+                    headers={["Parameter", "In", "Type", "Required", "Notes"]}
+                    rows={operation.parameters.map((parameter) => ({
+                      name: parameter.name,
+                      cells: [
+                        parameter.location,
+                        <span key="type" className="font-mono text-xs">
+                          {parameter.type}
+                        </span>,
+                        parameter.required ? "yes" : "no",
+                        <InlineCode key="notes" text={parameter.description} />,
+                      ],
+                    }))}
+                  />
                 )}
                 <h4 className="mt-4 text-sm font-semibold">Example request</h4>
                 <CodeSamples samples={operation.samples} placeholder={API_KEY_PLACEHOLDER} apiKey={apiKey} />
@@ -158,40 +180,19 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                 {operation.output.kind === "json" ? (
                   <>
                     {operation.output.fields.length > 0 && (
-                      <div className="mt-2 overflow-x-auto">
-                        <table className="w-full min-w-[30rem] text-left text-sm">
-                          <caption className="sr-only">Response fields of {operation.summary}</caption>
-                          <thead>
-                            <tr className="border-b border-slate-200 dark:border-slate-700">
-                              <th scope="col" className="py-2 pr-3">
-                                Field
-                              </th>
-                              <th scope="col" className="py-2 pr-3">
-                                Type
-                              </th>
-                              <th scope="col" className="py-2">
-                                Notes
-                              </th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {operation.output.fields.map((field) => (
-                              <tr
-                                key={field.name}
-                                className="border-b border-slate-100 align-top dark:border-slate-800"
-                              >
-                                <th scope="row" className="py-2 pr-3 font-mono font-medium">
-                                  {field.name}
-                                </th>
-                                <td className="py-2 pr-3 font-mono text-xs">{field.type}</td>
-                                <td className="py-2 text-slate-600 dark:text-slate-400">
-                                  <InlineCode text={field.description} />
-                                </td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                      </div>
+                      <FieldTable
+                        caption={`Response fields of ${operation.summary}`}
+                        headers={["Field", "Type", "Notes"]}
+                        rows={operation.output.fields.map((field) => ({
+                          name: field.name,
+                          cells: [
+                            <span key="type" className="font-mono text-xs">
+                              {field.type}
+                            </span>,
+                            <InlineCode key="notes" text={field.description} />,
+                          ],
+                        }))}
+                      />
                     )}
                     <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
                       <code>{operation.output.example}</code>
