@@ -3,7 +3,7 @@ import { baseUrl, openPage, useBrowser } from "./browser";
 
 const browser = useBrowser();
 
-test("create a key, then shorten a link from the live demo and see the limits", async () => {
+test("create a key, then shorten a link and draw an avatar from the live demos, and see the limits", async () => {
   const page = await browser.newPage();
   const email = `demo-${Date.now()}@example.com`;
   await openPage(page, "/user/authenticate?mode=signup");
@@ -29,6 +29,18 @@ test("create a key, then shorten a link from the live demo and see the limits", 
   expect(await page.getByTestId("demo-status").textContent()).toBe("201");
   await page.getByText("x-ratelimit-remaining").waitFor();
   expect(await page.getByText(/"shortUrl": "http:\/\/127\.0\.0\.1:\d+\/s\//).isVisible()).toBe(true);
+
+  // An image answer is drawn: the avatar demo's default input renders a picture that loaded.
+  await openPage(page, "/avatar/live-demo");
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByTestId("demo-status").waitFor();
+  expect(await page.getByTestId("demo-status").textContent()).toBe("200");
+  const picture = page.getByRole("img", { name: "The API's answer" });
+  await picture.waitFor();
+  await page.waitForFunction(
+    () => (document.querySelector('img[alt="The API\'s answer"]') as HTMLImageElement | null)?.complete === true,
+  );
+  expect(await picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
 
   // The dashboard counts the call once the gateway's usage buffer has flushed (about a second).
   const row = page.getByRole("row", { name: /URL Shortener/ });
