@@ -428,3 +428,40 @@ describe("fetchGuarded: redirects", () => {
     );
   });
 });
+
+describe("fetchGuarded: slow and broken bodies", () => {
+  const resolver = fakeResolver({ "example.com": ["93.184.216.34"] });
+
+  it("reports a body still arriving at the time limit as too slow", async () => {
+    // Headers at once, then a body that never ends; like fetch, the stream fails when the signal fires.
+    const fetcher = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array([1, 2, 3]));
+          init?.signal?.addEventListener("abort", () => controller.error(init.signal?.reason));
+        },
+      });
+      return new Response(body);
+    }) as typeof fetch;
+    await expectRefused(
+      fetchGuarded("https://example.com/", { resolver, fetcher, timeoutMs: 50 }),
+      "The URL took too long to answer.",
+    );
+  });
+
+  it("reports a body that breaks off as a URL input error", async () => {
+    const fetcher = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new Uint8Array([1]));
+            controller.error(new Error("connection reset"));
+          },
+        }),
+      )) as typeof fetch;
+    await expectRefused(
+      fetchGuarded("https://example.com/", { resolver, fetcher }),
+      "The URL's answer broke off before its end.",
+    );
+  });
+});

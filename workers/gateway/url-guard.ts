@@ -239,6 +239,8 @@ export async function fetchGuarded(
       throw new UrlInputError(signal.aborted ? "The URL took too long to answer." : "The URL could not be fetched.");
     }
     if (response.status >= 300 && response.status < 400 && response.headers.get("location")) {
+      // The redirect's own body is never read; release it rather than leave it to the timeout.
+      await response.body?.cancel();
       try {
         url = new URL(response.headers.get("location") ?? "", url);
       } catch {
@@ -254,7 +256,16 @@ export async function fetchGuarded(
     const chunks: Uint8Array[] = [];
     let size = 0;
     while (reader) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // The time limit (or the remote end) can cut the body off half-way, not only the headers.
+        throw new UrlInputError(
+          signal.aborted ? "The URL took too long to answer." : "The URL's answer broke off before its end.",
+        );
+      }
+      const { done, value } = chunk;
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
