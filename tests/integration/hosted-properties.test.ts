@@ -143,8 +143,12 @@ describe.each(CASES)("$label", ({ method, path: template, example, uploads }) =>
       ),
       {
         numRuns: RUNS_PER_OPERATION,
-        // Found by this test: a form field named with a trailing backslash.
-        examples: [[{ "\\": 0 }, true, new Uint8Array()]],
+        examples: [
+          // Found by this test: a form field named with a trailing backslash, and half a
+          // surrogate pair in a QR code's text (the encoder failed where the schema should refuse).
+          [{ "\\": 0 }, true, new Uint8Array()],
+          [Object.fromEntries(Object.keys(example ?? {}).map((name) => [name, "\ud800"])), false, new Uint8Array()],
+        ],
       },
     );
   });

@@ -231,6 +231,13 @@ describe("qrcode answers bad requests with a problem", () => {
     expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });
   });
 
+  it("refuses text with half a surrogate pair, which has no UTF-8 bytes to encode", () => {
+    const parsed = createQrCode.input.safeParse({ text: "a\ud800b" });
+    expect(parsed.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["text", expect.stringMatching(/lone surrogate/)],
+    ]);
+  });
+
   it("refuses a text too long for any QR code", async () => {
     const result = await call({ text: "€".repeat(1500), errorCorrection: "L" });
     expect(result).toMatchObject({ kind: "problem", type: "invalid-input" });

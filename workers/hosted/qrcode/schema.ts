@@ -7,7 +7,17 @@ export const QR_TEXT_MAX = 2953;
 export const QR_SIZE = { min: 64, max: 2048, default: 300 } as const;
 
 export const QrCodeInputSchema = z.object({
-  text: z.string().min(1).max(QR_TEXT_MAX).describe("What the code holds: a URL, text, a vCard, Wi-Fi settings, …"),
+  text: z
+    .string()
+    .min(1)
+    .max(QR_TEXT_MAX)
+    // The code holds the text's UTF-8 bytes; half a surrogate pair (which JSON's \ud800 escapes
+    // can carry) has none.
+    .refine(
+      (text) => text.isWellFormed(),
+      "must be valid Unicode: a lone surrogate (\\ud800–\\udfff) has no UTF-8 form",
+    )
+    .describe("What the code holds: a URL, text, a vCard, Wi-Fi settings, …"),
   size: z
     .number()
     .int()
