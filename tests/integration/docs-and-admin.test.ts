@@ -33,6 +33,34 @@ describe("OpenAPI document", () => {
     expect(new Set(operationIds).size).toBe(operationIds.length);
     expect(document.paths["/api/v1/urlshortener/links/{alias}"]?.delete?.responses["422"]).toBeDefined();
   });
+
+  it("documents each call's own problems and the ?as=json form of binary answers", async () => {
+    const document = await (
+      await SELF.fetch("https://portico.test/openapi.json")
+    ).json<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters: { name: string; in: string }[];
+            responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+          }
+        >
+      >;
+    }>();
+    const create = document.paths["/api/v1/urlshortener"]?.post;
+    expect(create?.responses["409"]?.description).toContain("alias you chose is taken");
+    expect(create?.responses["503"]?.description).toMatch(/not available.*Or: No free random alias/);
+    expect(document.paths["/api/v1/urlshortener/links/{alias}"]?.get?.responses["404"]).toBeDefined();
+    const qr = document.paths["/api/v1/qrcode"]?.post;
+    expect(qr?.parameters).toContainEqual(expect.objectContaining({ name: "as", in: "query" }));
+    expect(Object.keys(qr?.responses["200"]?.content ?? {})).toEqual([
+      "image/png",
+      "image/svg+xml",
+      "application/json",
+    ]);
+  });
 });
 
 describe("docs pages", () => {
@@ -54,6 +82,12 @@ describe("docs pages", () => {
     for (const field of ["hex", "rgb", "rgb.r", "hsl.h", "readableOn"]) {
       expect(html).toMatch(new RegExp(`<th scope="row"[^>]*>${field.replace(".", "\\.")}</th>`));
     }
+  });
+
+  it("list a call's own errors beside it", async () => {
+    const html = await (await SELF.fetch("https://portico.test/docs/api/urlshortener")).text();
+    expect(html).toContain("Errors of this call");
+    expect(html).toMatch(/409<\/span>\s*<code[^>]*>conflict<\/code>/);
   });
 
   it("has a live demo page for each mounted API", async () => {

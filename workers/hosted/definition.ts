@@ -72,6 +72,8 @@ export interface Operation<Input extends z.ZodType = z.ZodType> {
   maxBodyBytes?: number;
   /** The status of a successful answer: 201 for an operation that creates a resource, else 200. */
   successStatus?: 200 | 201;
+  /** Problems this call answers beyond those every call can (docs' error lists, OpenAPI). */
+  errors?: { type: ProblemType; when: string }[];
   handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;
 }
 

@@ -1,4 +1,5 @@
 /** Everything a docs page shows about one API's calls, as plain data for the page. */
+import { PROBLEM_TYPES } from "~workers/api/problem";
 import { findDefinition } from "./definitions";
 import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
 import { codeSamples, type CodeSamples } from "./samples";
@@ -14,6 +15,8 @@ export interface OperationDoc {
   exampleInput: string;
   /** The status a success answers with (201 when the call creates something). */
   successStatus: number;
+  /** Problems this call answers beyond the common ones listed for every call. */
+  errors: { status: number; type: string; when: string }[];
   output:
     | { kind: "json"; example: string; fields: ResponseFieldRow[] }
     | { kind: "binary"; mimeTypes: string[]; description: string };
@@ -33,6 +36,11 @@ export function operationDocs(slug: string, origin: string): OperationDoc[] {
     parameters: parameterRows(operation),
     exampleInput: JSON.stringify(operation.example, null, 2),
     successStatus: operation.successStatus ?? 200,
+    errors: (operation.errors ?? []).map((error) => ({
+      status: PROBLEM_TYPES[error.type].status,
+      type: error.type,
+      when: error.when,
+    })),
     output:
       operation.output.kind === "json"
         ? {

@@ -3,6 +3,7 @@ import type { Operation } from "./definition";
 import { HOSTED_DEFINITIONS } from "./definitions";
 import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
 import { findHostedApi } from "./registry";
+import { PROBLEM_TYPES } from "~workers/api/problem";
 import { PLAN_GROUP_LABELS } from "~workers/platform/plans";
 
 const ERROR_RESPONSES: Record<string, string> = {
@@ -41,6 +42,15 @@ function operationObject(slug: string, operation: Operation): JsonSchema {
       description: row.description || undefined,
       schema: ((inputSchema.properties ?? {}) as Record<string, JsonSchema>)[row.name] ?? {},
     }));
+  if (operation.output.kind === "binary") {
+    parameters.push({
+      name: "as",
+      in: "query",
+      required: false,
+      description: "`json` answers `{ data, mimeType, size }` with the bytes in base64 instead of the bytes.",
+      schema: { type: "string", enum: ["json"] },
+    });
+  }
   const hasBody = rows.some((row) => row.location === "body");
   const bodySchema: JsonSchema = { ...inputSchema };
   if (inPath.length && bodySchema.properties) {
@@ -66,9 +76,18 @@ function operationObject(slug: string, operation: Operation): JsonSchema {
             example: operation.output.example,
           },
         }
-      : Object.fromEntries(
-          operation.output.mimeTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
-        );
+      : {
+          ...Object.fromEntries(
+            operation.output.mimeTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+          ),
+          "application/json": { schema: { $ref: "#/components/schemas/Base64File" } },
+        };
+  // This call's own problems join the common ones; a status both have lists both reasons.
+  const errorResponses = { ...ERROR_RESPONSES };
+  for (const error of operation.errors ?? []) {
+    const status = String(PROBLEM_TYPES[error.type].status);
+    errorResponses[status] = errorResponses[status] ? `${errorResponses[status]} Or: ${error.when}` : error.when;
+  }
   return {
     operationId: `${slug}.${operation.id}`,
     summary: operation.summary,
@@ -85,7 +104,7 @@ function operationObject(slug: string, operation: Operation): JsonSchema {
         content: success,
       },
       ...Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([status, description]) => [
+        Object.entries(errorResponses).map(([status, description]) => [
           status,
           {
             description,
@@ -126,6 +145,16 @@ export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema
         Bearer: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
       },
       schemas: {
+        Base64File: {
+          type: "object",
+          description: "A binary answer as JSON, when the call is made with `?as=json`",
+          required: ["data", "mimeType", "size"],
+          properties: {
+            data: { type: "string", contentEncoding: "base64" },
+            mimeType: { type: "string" },
+            size: { type: "integer", description: "Bytes before base64" },
+          },
+        },
         Problem: {
           type: "object",
           description: "RFC 9457 problem details",

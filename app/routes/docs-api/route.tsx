@@ -204,6 +204,23 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                     to get <code>{"{ data, mimeType, size }"}</code> with the bytes in base64 instead.
                   </p>
                 )}
+                {operation.errors.length > 0 && (
+                  <>
+                    <h4 className="mt-4 text-sm font-semibold">Errors of this call</h4>
+                    <p className="mt-1 text-xs text-slate-500">Besides the errors every call can answer (below).</p>
+                    <ul className="mt-1 space-y-1 text-sm">
+                      {operation.errors.map((error) => (
+                        <li key={error.type}>
+                          <span className="font-mono">{error.status}</span>{" "}
+                          <code className="text-xs">{error.type}</code>:{" "}
+                          <span className="text-slate-600 dark:text-slate-400">
+                            <InlineCode text={error.when} />
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                )}
               </article>
             ))}
           </>

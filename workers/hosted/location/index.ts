@@ -65,6 +65,7 @@ export const definition: HostedApiDefinition = {
     }),
     defineOperation({
       id: "listCountryStates",
+      errors: [{ type: "not-found", when: "No country has this code." }],
       method: "GET",
       path: "/countries/:code/states",
       summary: "The states, provinces or regions of a country",
@@ -95,6 +96,7 @@ export const definition: HostedApiDefinition = {
     }),
     defineOperation({
       id: "listStateCities",
+      errors: [{ type: "not-found", when: "No country has this code, or the country has no state with this code." }],
       method: "GET",
       path: "/countries/:code/states/:state/cities",
       summary: "The cities of a state",

@@ -46,6 +46,10 @@ export const definition: HostedApiDefinition = {
       method: "POST",
       path: "",
       successStatus: 201,
+      errors: [
+        { type: "conflict", when: "The alias you chose is taken; `errors.alias` says so." },
+        { type: "service-unavailable", when: "No free random alias was found; retry." },
+      ],
       summary: "Shorten a URL",
       description:
         "Makes `https://portico.dev/s/<alias>` redirect to your URL. Choose the alias (3–30 letters, digits, - or _; case matters) or leave it out for a random one; a taken alias is answered 409. " +
@@ -76,6 +80,7 @@ export const definition: HostedApiDefinition = {
     }),
     defineOperation({
       id: "getShortLinkStats",
+      errors: [{ type: "not-found", when: "You have no link with this alias." }],
       method: "GET",
       path: "/links/:alias",
       summary: "A link and its clicks by day, referrer and country",
@@ -107,6 +112,7 @@ export const definition: HostedApiDefinition = {
     }),
     defineOperation({
       id: "deleteShortLink",
+      errors: [{ type: "not-found", when: "You have no link with this alias." }],
       method: "DELETE",
       path: "/links/:alias",
       summary: "Delete a short link",
