@@ -46,6 +46,19 @@ export function cookieFrom(response: Response): string {
 }
 
 /**
+ * A session cookie for `email`: signs the account up on first use and logs in after that (the
+ * test files share one database, so a fixed address such as ADMIN_EMAIL may exist already).
+ */
+export async function sessionCookieFor(
+  fetcher: { fetch: (input: string, init?: RequestInit) => Promise<Response> },
+  email: string,
+): Promise<string> {
+  const signup = await callApi(fetcher, "POST", "/api/users/signup", { body: { email, password: STRONG_PASSWORD } });
+  if (signup.status === 201) return cookieFrom(signup);
+  return cookieFrom(await callApi(fetcher, "POST", "/api/users/login", { body: { email, password: STRONG_PASSWORD } }));
+}
+
+/**
  * An account with a plan and an API key, written straight to D1 (faster than the sign-up
  * flow, which has tests of its own). Returns the key as a caller would hold it.
  */

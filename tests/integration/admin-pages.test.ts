@@ -8,6 +8,7 @@ import {
   randomClientAddress,
   randomEmail,
   randomSuffix,
+  sessionCookieFor,
   STRONG_PASSWORD,
 } from "../factories";
 
@@ -20,15 +21,7 @@ const USER_API_CALLS_DATA = "/user-api-calls.data?_routes=routes/admin-user-api-
 const BENCHMARKING_DATA = "/benchmarking.data?_routes=routes/admin-benchmarking/route";
 const PROMPT_TO_IMAGE_DATA = "/ai/prompt-to-image.data?_routes=routes/admin-prompt-to-image/route";
 
-async function adminCookie(): Promise<string> {
-  const signup = await callApi(SELF, "POST", "/api/users/signup", {
-    body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD },
-  });
-  if (signup.status === 201) return cookieFrom(signup);
-  return cookieFrom(
-    await callApi(SELF, "POST", "/api/users/login", { body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD } }),
-  );
-}
+const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
 
 async function signedInUserCookie(): Promise<string> {
   const signup = await callApi(SELF, "POST", "/api/users/signup", {

@@ -2,17 +2,17 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { percentileFromBuckets } from "~workers/platform/admin";
-import { callApi, callHosted, cookieFrom, createAccountWithKey, eventually, STRONG_PASSWORD } from "../factories";
+import {
+  callApi,
+  callHosted,
+  cookieFrom,
+  createAccountWithKey,
+  eventually,
+  sessionCookieFor,
+  STRONG_PASSWORD,
+} from "../factories";
 
-async function adminCookie(): Promise<string> {
-  const signup = await callApi(SELF, "POST", "/api/users/signup", {
-    body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD },
-  });
-  if (signup.status === 201) return cookieFrom(signup);
-  return cookieFrom(
-    await callApi(SELF, "POST", "/api/users/login", { body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD } }),
-  );
-}
+const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
 
 describe("OpenAPI document", () => {
   it("describes every operation of every mounted API, with problem responses", async () => {

@@ -56,6 +56,8 @@ interface ApiHourRollup extends CallCounts {
   hourStart: number;
 }
 
+const noCalls = (): CallCounts => ({ calls: 0, errors: 0, totalLatency: 0, maxLatency: 0 });
+
 function countCall(counts: CallCounts, success: boolean, latency: number): void {
   if (success) counts.calls += 1;
   else counts.errors += 1;
@@ -93,22 +95,12 @@ export function recordCall(db: D1Database, waitUntil: (promise: Promise<unknown>
     keyId: call.keyId,
     apiSlug: call.apiSlug,
     day,
-    calls: 0,
-    errors: 0,
-    totalLatency: 0,
-    maxLatency: 0,
+    ...noCalls(),
   };
   countCall(rollup, call.success, latency);
   rollups.set(key, rollup);
   const hourKey = `${call.apiSlug}|${hourStart}`;
-  const apiHour = apiHourRollups.get(hourKey) ?? {
-    apiSlug: call.apiSlug,
-    hourStart,
-    calls: 0,
-    errors: 0,
-    totalLatency: 0,
-    maxLatency: 0,
-  };
+  const apiHour = apiHourRollups.get(hourKey) ?? { apiSlug: call.apiSlug, hourStart, ...noCalls() };
   countCall(apiHour, call.success, latency);
   apiHourRollups.set(hourKey, apiHour);
   const upperMs = latencyBucket(latency);
