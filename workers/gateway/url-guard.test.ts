@@ -465,3 +465,30 @@ describe("fetchGuarded: slow and broken bodies", () => {
     );
   });
 });
+
+describe("fetchGuarded: its time limit", () => {
+  it("counts a slow name lookup against the limit, and fetches nothing", async () => {
+    const stalling = {
+      resolve: (_hostname: string, signal?: AbortSignal) =>
+        new Promise<string[]>((_resolve, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
+    };
+    const { fetcher, requested } = recordingFetch();
+    await expect(fetchGuarded("https://example.com/", { resolver: stalling, fetcher, timeoutMs: 50 })).rejects.toThrow(
+      "took too long",
+    );
+    expect(requested).toEqual([]);
+  }, 5_000);
+
+  it("disarms its timer when the fetch ends, so a request can make any number of them", async () => {
+    // workerd refuses a request's 10,001st armed timer. Were the limit's timer left running after
+    // each fetch (as AbortSignal.timeout leaves it), the last of these calls would be refused.
+    const resolver = fakeResolver({ "example.com": ["93.184.216.34"] });
+    const fetcher = fakeFetch({ "https://example.com/": () => new Response("ok") });
+    let fetched = 0;
+    for (let call = 0; call < 10_001; call++) {
+      const { bytes } = await fetchGuarded("https://example.com/", { resolver, fetcher, timeoutMs: 3_600_000 });
+      fetched += bytes.length;
+    }
+    expect(fetched).toBe(2 * 10_001);
+  });
+});

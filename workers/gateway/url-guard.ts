@@ -12,17 +12,18 @@ export const MAX_REDIRECTS = 5;
 
 export interface AddressResolver {
   /** Every A and AAAA address of the name (empty when it has none). */
-  resolve(hostname: string): Promise<string[]>;
+  resolve(hostname: string, signal?: AbortSignal): Promise<string[]>;
 }
 
 /** Resolves with a DNS-over-HTTPS JSON resolver (Cloudflare's or Google's `/dns-query` API). */
 export function createDohResolver(endpoint: string, fetcher: typeof fetch = fetch): AddressResolver {
   return {
-    async resolve(hostname) {
+    async resolve(hostname, signal) {
       const lookups = await Promise.all(
         ["A", "AAAA"].map(async (type) => {
           const response = await fetcher(`${endpoint}?name=${encodeURIComponent(hostname)}&type=${type}`, {
             headers: { accept: "application/dns-json" },
+            signal,
           });
           if (!response.ok) throw new UrlInputError(`Could not resolve ${hostname}`);
           const body = (await response.json()) as { Answer?: { type: number; data: string }[] };
@@ -184,7 +185,7 @@ export function isForbiddenAddress(address: string): boolean {
   return v6 ? isForbiddenIpv6(v6) : true;
 }
 
-async function checkHost(url: URL, resolver: AddressResolver): Promise<void> {
+async function checkHost(url: URL, resolver: AddressResolver, signal: AbortSignal): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new UrlInputError("Only http and https URLs are accepted.");
   if (url.username || url.password) throw new UrlInputError("URLs with credentials are not accepted.");
@@ -200,7 +201,7 @@ async function checkHost(url: URL, resolver: AddressResolver): Promise<void> {
   if (name === "localhost" || name.endsWith(".localhost") || name.endsWith(".internal") || name.endsWith(".local")) {
     throw new UrlInputError("That URL points at a private address.");
   }
-  const addresses = await resolver.resolve(host);
+  const addresses = await resolver.resolve(host, signal);
   if (addresses.length === 0) throw new UrlInputError(`${host} does not resolve to any address.`);
   if (addresses.some(isForbiddenAddress)) throw new UrlInputError("That URL points at a private address.");
 }
@@ -213,21 +214,41 @@ export interface GuardedFetchOptions {
   accept?: string;
 }
 
-export async function fetchGuarded(
-  input: string,
-  options: GuardedFetchOptions,
-): Promise<{ bytes: Uint8Array; contentType: string; finalUrl: string }> {
-  const fetcher = options.fetcher ?? fetch;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+export interface GuardedFetchResult {
+  bytes: Uint8Array;
+  contentType: string;
+  /** Where the last redirect led. */
+  finalUrl: string;
+}
+
+export async function fetchGuarded(input: string, options: GuardedFetchOptions): Promise<GuardedFetchResult> {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
     throw new UrlInputError("That is not a valid URL.");
   }
-  const signal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  // One time limit covers the lookups, every hop and the body. It is our own timer, cleared
+  // when the fetch ends: AbortSignal.timeout's timer would stay armed for the full limit, and
+  // workerd allows a request only 10,000 armed timers.
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException("The URL took too long to answer.", "TimeoutError")),
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  );
+  try {
+    return await fetchWithin(url, options, deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchWithin(start: URL, options: GuardedFetchOptions, signal: AbortSignal): Promise<GuardedFetchResult> {
+  const fetcher = options.fetcher ?? fetch;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    await checkHost(url, options.resolver);
+    await checkHost(url, options.resolver, signal);
     let response: Response;
     try {
       response = await fetcher(url.toString(), {

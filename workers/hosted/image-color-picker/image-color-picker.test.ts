@@ -233,6 +233,9 @@ describe("image-color-picker: hostile input", () => {
       }),
       { numRuns: 300 },
     );
+    // The generators must reach the handler and sometimes succeed, or the property holds
+    // vacuously. Over 120 seeds the medians were 143 parsed and 64 answered: the bounds sit
+    // far enough below them that chance alone does not fail the test.
     expect(parsed).toBeGreaterThan(50);
     expect(answered).toBeGreaterThan(20);
   });

