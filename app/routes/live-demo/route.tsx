@@ -62,6 +62,31 @@ function fillPath(path: string, input: Record<string, unknown>): { path: string;
   return { path: filled, rest };
 }
 
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
+}
+
+/**
+ * The example input, with its path parameters taken from the last successful answer where it
+ * has them: the shortener's stats and delete calls then act on the link just created, not on
+ * the docs' example alias, which belongs to someone else.
+ */
+function inputFor(operation: { path: string; exampleInput: string }, carried: Record<string, unknown>): string {
+  const names = pathParameterNames(operation.path).filter((name) => name in carried);
+  if (names.length === 0) return operation.exampleInput;
+  const example = JSON.parse(operation.exampleInput) as Record<string, unknown>;
+  for (const name of names) example[name] = carried[name];
+  return JSON.stringify(example, null, 2);
+}
+
+/** Top-level text and number members of a JSON object answer, the values a path can take. */
+function carriableValues(answer: unknown): Record<string, unknown> {
+  if (!answer || typeof answer !== "object" || Array.isArray(answer)) return {};
+  return Object.fromEntries(
+    Object.entries(answer).filter(([, value]) => typeof value === "string" || typeof value === "number"),
+  );
+}
+
 export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   const { api, operations } = loaderData;
   const viewer = useRouteLoaderData<typeof rootLoader>("root")?.viewer ?? null;
@@ -71,14 +96,17 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     () => operations.find((candidate) => candidate.id === operationId),
     [operations, operationId],
   );
+  const [carried, setCarried] = useState<Record<string, unknown>>({});
   const [inputText, setInputText] = useState(operation?.exampleInput ?? "{}");
   const [files, setFiles] = useState<Record<string, File[]>>({});
   const [result, setResult] = useState<DemoResult | null>(null);
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
 
+  // Only a change of call refills the input; `carried` is read, not watched, so a new answer
+  // never overwrites what the user is typing.
   useEffect(() => {
-    setInputText(operation?.exampleInput ?? "{}");
+    setInputText(operation ? inputFor(operation, carried) : "{}");
     setFiles({});
     setResult(null);
   }, [operation]);
@@ -98,6 +126,8 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
+
+  const carriedNames = pathParameterNames(operation.path).filter((name) => name in carried);
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
@@ -149,9 +179,11 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
             : type.includes("pdf")
               ? "pdf"
               : "text";
+      const answer: unknown = kind === "json" ? await response.json() : undefined;
+      if (response.ok) setCarried((current) => ({ ...current, ...carriableValues(answer) }));
       const content =
         kind === "json"
-          ? JSON.stringify(await response.json(), null, 2)
+          ? JSON.stringify(answer, null, 2)
           : kind === "text"
             ? await response.text()
             : URL.createObjectURL(await response.blob());
@@ -234,6 +266,17 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
                   </option>
                 ))}
               </select>
+              {carriedNames.length > 0 && (
+                <p className="mt-1 text-xs text-slate-500">
+                  {carriedNames.map((name, index) => (
+                    <span key={name}>
+                      {index > 0 && ", "}
+                      <code>{name}</code>
+                    </span>
+                  ))}{" "}
+                  comes from your last answer.
+                </p>
+              )}
             </div>
           )}
           <div>
