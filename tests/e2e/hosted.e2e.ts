@@ -53,7 +53,10 @@ test("create a key, then shorten a link and draw an avatar from the live demos, 
 
   // The dashboard counts both shortener calls once the gateway's usage buffer has flushed
   // (about a second after a call).
-  const shortenerCalls = page.getByRole("row", { name: /URL Shortener/ }).getByRole("cell").first();
+  const shortenerCalls = page
+    .getByRole("row", { name: /URL Shortener/ })
+    .getByRole("cell")
+    .first();
   const counted = async () => ((await shortenerCalls.isVisible()) ? await shortenerCalls.textContent() : null);
   for (let attempt = 0; attempt < 10 && (await counted()) !== "2"; attempt++) {
     await page.waitForTimeout(500);
