@@ -78,3 +78,54 @@ describe("documented examples", () => {
     }
   });
 });
+
+describe("older paths", () => {
+  const LEGACY = HOSTED_DEFINITIONS.flatMap((definition) =>
+    (definition.legacyRoutes ?? []).map((legacy) => ({
+      label: `${legacy.method} ${legacy.path}`,
+      slug: definition.slug,
+      legacy,
+      operation: definition.operations.find((operation) => operation.id === legacy.operationId),
+    })),
+  );
+
+  it.each(LEGACY)(
+    "$label is documented as a deprecated form of its call, and answers its example",
+    async ({ slug, legacy, operation }) => {
+      expect(operation).toBeDefined();
+      if (!operation) return;
+      const documented = (await documentedOperations()).get(`${slug}.${operation.id}.legacy`) as
+        (OpenApiOperation & { deprecated?: boolean; security?: Record<string, unknown>[] }) | undefined;
+      expect(documented?.deprecated).toBe(true);
+      expect(documented?.security).toContainEqual({ LegacyKey: [] });
+      const successStatuses = Object.keys(documented?.responses ?? {}).filter((status) => status.startsWith("2"));
+      expect(successStatuses).toEqual([String(operation.successStatus ?? 200)]);
+
+      // The older example as an older client sends it: the key in X-Avatar-Key.
+      const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+      const example = (legacy.input?.example ?? operation.example) as Record<string, unknown>;
+      const query =
+        legacy.method === "POST"
+          ? ""
+          : `?${new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)]))}`;
+      const response = await callHosted(SELF, legacy.method, `${legacy.path}${query}`, {
+        key,
+        keyHeader: "x-avatar-key",
+        body: legacy.method === "POST" ? example : undefined,
+      });
+      expect(String(response.status)).toBe(successStatuses[0]);
+      if (operation.output.kind === "json") {
+        expect(operation.output.schema.safeParse(await response.json()).error?.issues ?? []).toEqual([]);
+      } else {
+        expect(operation.output.mimeTypes).toContain(response.headers.get("content-type")?.split(";")[0]);
+        await response.arrayBuffer();
+      }
+    },
+  );
+
+  it.each(LEGACY)("$label is named on its API's docs page", async ({ slug, legacy }) => {
+    const html = await (await SELF.fetch(`https://portico.test/docs/api/${slug}`)).text();
+    expect(html).toContain(`${legacy.method} ${legacy.path}`);
+    expect(html).toContain("X-Avatar-Key");
+  });
+});

@@ -88,6 +88,19 @@ export interface LegacyRoute {
   path: string;
   operationId: string;
   adapt(raw: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The older input, for the docs and OpenAPI, when it differs from the operation's own. It is
+   * documentation: `adapt` and then the operation's schema are what accept or refuse a call.
+   */
+  input?: LegacyInput;
+}
+
+export interface LegacyInput {
+  /** One or two sentences on the shape, in Markdown. */
+  summary: string;
+  /** JSON Schema (2020-12) of the body. */
+  schema: Record<string, unknown>;
+  example: Record<string, unknown>;
 }
 
 export interface HostedApiDefinition {

@@ -21,6 +21,8 @@ export interface OperationDoc {
     | { kind: "json"; example: string; fields: ResponseFieldRow[] }
     | { kind: "binary"; mimeTypes: string[]; description: string };
   samples: CodeSamples;
+  /** Older paths that serve this call too, for clients of the earlier product. */
+  legacyPaths: { method: string; path: string; input?: { summary: string; example: string } }[];
 }
 
 export function operationDocs(slug: string, origin: string): OperationDoc[] {
@@ -50,6 +52,16 @@ export function operationDocs(slug: string, origin: string): OperationDoc[] {
           }
         : { kind: "binary", mimeTypes: operation.output.mimeTypes, description: operation.output.description },
     samples: codeSamples(origin, slug, operation),
+    legacyPaths: (definition.legacyRoutes ?? [])
+      .filter((legacy) => legacy.operationId === operation.id)
+      .map((legacy) => ({
+        method: legacy.method,
+        path: legacy.path,
+        input: legacy.input && {
+          summary: legacy.input.summary,
+          example: JSON.stringify(legacy.input.example, null, 2),
+        },
+      })),
   }));
 }
 

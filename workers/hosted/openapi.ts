@@ -1,5 +1,5 @@
 /** `/openapi.json`: an OpenAPI 3.1 document of every hosted API, from the same schemas the gateway parses. */
-import type { Operation } from "./definition";
+import type { LegacyRoute, Operation } from "./definition";
 import { HOSTED_DEFINITIONS } from "./definitions";
 import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
 import { findHostedApi } from "./registry";
@@ -116,6 +116,31 @@ function operationObject(slug: string, operation: Operation): JsonSchema {
   };
 }
 
+/**
+ * An older path as a deprecated operation: the same call and answers, the older input where
+ * it differs, and the older key header among the ways to authenticate.
+ */
+function legacyOperationObject(slug: string, operation: Operation, legacy: LegacyRoute): JsonSchema {
+  const current = operationObject(slug, operation);
+  return {
+    ...current,
+    operationId: `${slug}.${operation.id}.legacy`,
+    summary: `${operation.summary} (older path)`,
+    description: `Serves \`${operation.method} ${openApiPath(slug, operation.path)}\` for clients written for the earlier product, which send the key in \`X-Avatar-Key\`. New code should call that path.`,
+    deprecated: true,
+    security: [{ ApiKey: [] }, { Bearer: [] }, { LegacyKey: [] }],
+    ...(legacy.input
+      ? {
+          requestBody: {
+            required: true,
+            description: legacy.input.summary,
+            content: { "application/json": { schema: legacy.input.schema, example: legacy.input.example } },
+          },
+        }
+      : {}),
+  };
+}
+
 let cached: JsonSchema | undefined;
 
 export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema {
@@ -126,6 +151,15 @@ export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema
       const path = openApiPath(definition.slug, operation.path);
       paths[path] ??= {};
       paths[path][operation.method.toLowerCase()] = operationObject(definition.slug, operation);
+    }
+    for (const legacy of definition.legacyRoutes ?? []) {
+      const operation = definition.operations.find((candidate) => candidate.id === legacy.operationId);
+      if (!operation) continue;
+      (paths[legacy.path] ??= {})[legacy.method.toLowerCase()] = legacyOperationObject(
+        definition.slug,
+        operation,
+        legacy,
+      );
     }
   }
   cached = {
@@ -143,6 +177,12 @@ export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "x-api-key" },
         Bearer: { type: "http", scheme: "bearer", description: "The API key as a bearer token" },
+        LegacyKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Avatar-Key",
+          description: "The API key, in the header clients of the earlier product send",
+        },
       },
       schemas: {
         Base64File: {

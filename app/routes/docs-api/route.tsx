@@ -221,6 +221,29 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                     </ul>
                   </>
                 )}
+                {operation.legacyPaths.map((legacy) => (
+                  <div key={legacy.path} className="mt-4">
+                    <h4 className="text-sm font-semibold">
+                      Older path: <code>{`${legacy.method} ${legacy.path}`}</code>
+                    </h4>
+                    <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                      Clients written for the earlier product keep working by changing only the host: this path serves
+                      the same call and takes the key in <code>X-Avatar-Key</code> too; problems carry the{" "}
+                      <code>message</code> those clients read.{" "}
+                      {legacy.input ? (
+                        <InlineCode text={`Its input: ${legacy.input.summary}`} />
+                      ) : (
+                        "Its input is the same."
+                      )}{" "}
+                      New code should use the path above.
+                    </p>
+                    {legacy.input && (
+                      <pre className="mt-2 max-h-64 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
+                        <code>{legacy.input.example}</code>
+                      </pre>
+                    )}
+                  </div>
+                ))}
               </article>
             ))}
           </>

@@ -44,6 +44,21 @@ export const definition: HostedApiDefinition = {
       operationId: "encodeOrDecodePolyline",
       // The older shape is `{ input, type }` and always meant Google's precision 5.
       adapt: (raw) => ({ input: raw.input, type: raw.type, precision: 5 }),
+      input: {
+        summary: "`{ input, type }`: the same fields without `precision`, which is always 5 (Google Maps).",
+        schema: {
+          type: "object",
+          required: ["type", "input"],
+          properties: {
+            type: { enum: ["encode", "decode"] },
+            input: {
+              description: "decode: the encoded polyline; encode: [[lat, lng], …] or [{ lat, lng }, …] in degrees",
+              oneOf: [{ type: "string" }, { type: "array", items: {} }],
+            },
+          },
+        },
+        example: { type: "decode", input: "_p~iF~ps|U_ulLnnqC_mqNvxq`@" },
+      },
     },
   ],
 };

@@ -5,7 +5,7 @@
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
 import { handleQrCode } from "./handler";
-import { adaptLegacyQrCode } from "./legacy";
+import { adaptLegacyQrCode, LEGACY_QR_INPUT } from "./legacy";
 import { LOGO_MAX_BYTES } from "./logo";
 import { QR_SIZE, QR_TEXT_MAX, QrCodeInputSchema } from "./schema";
 
@@ -47,5 +47,13 @@ export const definition: HostedApiDefinition = {
       handler: (input, ctx) => handleQrCode(input, ctx),
     }),
   ],
-  legacyRoutes: [{ method: "POST", path: "/api/qrcode", operationId: "createQrCode", adapt: adaptLegacyQrCode }],
+  legacyRoutes: [
+    {
+      method: "POST",
+      path: "/api/qrcode",
+      operationId: "createQrCode",
+      adapt: adaptLegacyQrCode,
+      input: LEGACY_QR_INPUT,
+    },
+  ],
 };

@@ -12,7 +12,9 @@
  * only (it writes the value into our own SVG, where free text has no place). The adapter reads
  * the CSS forms and hands the renderer the colour a browser would paint (`foregroundForEngine`).
  */
+import type { LegacyInput } from "../definition";
 import { CSS_NAMED_COLORS } from "../colorconvert/css-named-colors";
+import { QR_SIZE, QR_TEXT_MAX } from "./schema";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -215,3 +217,52 @@ export function adaptLegacyQrCode(raw: Record<string, unknown>): Record<string, 
   set("format", raw.format);
   return input;
 }
+
+const cssColour = (what: string) => ({
+  type: "string",
+  description: `${what}: any CSS colour (a name, \`#rgb\`, \`#rrggbb\`, \`rgb()\`, \`hsl()\`).`,
+});
+
+/** The old body as the docs and OpenAPI show it; `adaptLegacyQrCode` above is what reads it. */
+export const LEGACY_QR_INPUT: LegacyInput = {
+  summary:
+    "qr-code-styling's options: `text` (or `data`), `width`, `qrOptions.errorCorrectionLevel`, `dotsOptions.{color,type}`, `backgroundOptions.color` and a logo in `image` (or `logo`). Colours may be any CSS colour.",
+  schema: {
+    type: "object",
+    anyOf: [{ required: ["text"] }, { required: ["data"] }],
+    properties: {
+      text: { type: "string", maxLength: QR_TEXT_MAX, description: "What the code holds." },
+      data: { type: "string", maxLength: QR_TEXT_MAX, description: "qr-code-styling's name for `text`." },
+      width: {
+        type: "integer",
+        minimum: QR_SIZE.min,
+        maximum: QR_SIZE.max,
+        description: "Width and height in pixels (the code is square).",
+      },
+      height: { type: "integer", minimum: QR_SIZE.min, maximum: QR_SIZE.max, description: "Used when `width` is not." },
+      qrOptions: {
+        type: "object",
+        properties: { errorCorrectionLevel: { enum: ["L", "M", "Q", "H"] } },
+      },
+      imageOptions: {
+        type: "object",
+        properties: { margin: { type: "integer", minimum: 0, maximum: 200, description: "Pixels around the logo." } },
+      },
+      dotsOptions: {
+        type: "object",
+        properties: { color: cssColour("The modules"), type: { enum: Object.keys(DOT_TYPES) } },
+      },
+      backgroundOptions: { type: "object", properties: { color: cssColour("The background") } },
+      image: { type: "string", description: "A logo for the centre, as a `data:image/…;base64,` URL." },
+      logo: { type: "string", description: "The same as `image`." },
+      format: { enum: ["png", "svg"] },
+    },
+  },
+  example: {
+    text: "https://portico.dev",
+    width: 300,
+    qrOptions: { errorCorrectionLevel: "Q" },
+    dotsOptions: { color: "rebeccapurple", type: "extra-rounded" },
+    backgroundOptions: { color: "#fff" },
+  },
+};
