@@ -2,9 +2,9 @@
  * The dashboard's month figures are the Meter's: after calls (and a refused one), the page
  * shows the same "left" as the last answer's X-RateLimit-Remaining, referral bonus included.
  */
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { PLANS, REFERRAL_BONUS_CALLS } from "~workers/platform/plans";
+import { currentPlanPeriod, PLANS, REFERRAL_BONUS_CALLS } from "~workers/platform/plans";
 import { signUpBuyer } from "../buyers";
 import { callApi, callHosted, eventually } from "../factories";
 
@@ -42,5 +42,31 @@ describe("dashboard: calls this month", () => {
     expect(text).toContain(`1 of ${limit} used`);
     expect(text).toContain(`includes ${REFERRAL_BONUS_CALLS} referral bonus calls`);
     expect(text).toContain(`${limit - 1} left; resets on`);
+    // A free month starts at midnight UTC, where the day rollups start too: the per-API rows
+    // (there once the usage buffer flushes) carry no caveat.
+    const withRows = await eventually(
+      () => dashboardText(cookie),
+      (page) => page.includes("Calls this period"),
+    );
+    expect(withRows).not.toContain("Counted by UTC day");
+  });
+
+  it("says where the per-API rows of a paid period, which starts mid-day, begin counting", async () => {
+    const { cookie, userId } = await signUpBuyer();
+    const planExpiresAt = Date.now() + 20 * 24 * 60 * 60 * 1000;
+    await env.DB.prepare("UPDATE users SET plan_id = 'premium', plan_expires_at = ? WHERE id = ?")
+      .bind(planExpiresAt, userId)
+      .run();
+    const key = await keyFor(cookie);
+    expect((await callHosted(SELF, "GET", "/api/v1/colorconvert?hex=%23336699", { key })).status).toBe(200);
+
+    const since = new Date(currentPlanPeriod({ planId: "premium", planExpiresAt }, Date.now()).start)
+      .toISOString()
+      .slice(0, 10);
+    const text = await eventually(
+      () => dashboardText(cookie),
+      (page) => page.includes("Calls this period"),
+    );
+    expect(text).toContain(`Counted by UTC day from ${since}, so the rows include any calls made earlier that day`);
   });
 });

@@ -137,33 +137,43 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </h2>
         <UsageChart days={days} />
         {usage.byApi.length > 0 ? (
-          <table className="mt-4 w-full text-left text-sm">
-            <caption className="sr-only">Calls this period per API</caption>
-            <thead>
-              <tr className="border-b border-slate-200 dark:border-slate-700">
-                <th scope="col" className="py-1.5 pr-4">
-                  API
-                </th>
-                <th scope="col" className="py-1.5 pr-4">
-                  Calls this period
-                </th>
-                <th scope="col" className="py-1.5">
-                  Errors
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {usage.byApi.map((row) => (
-                <tr key={row.apiSlug} className="border-b border-slate-100 dark:border-slate-800">
-                  <th scope="row" className="py-1.5 pr-4 font-medium">
-                    {row.name}
+          <>
+            <table className="mt-4 w-full text-left text-sm">
+              <caption className="sr-only">Calls this period per API</caption>
+              <thead>
+                <tr className="border-b border-slate-200 dark:border-slate-700">
+                  <th scope="col" className="py-1.5 pr-4">
+                    API
                   </th>
-                  <td className="py-1.5 pr-4">{row.calls.toLocaleString("en-US")}</td>
-                  <td className="py-1.5">{row.errors.toLocaleString("en-US")}</td>
+                  <th scope="col" className="py-1.5 pr-4">
+                    Calls this period
+                  </th>
+                  <th scope="col" className="py-1.5">
+                    Errors
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {usage.byApi.map((row) => (
+                  <tr key={row.apiSlug} className="border-b border-slate-100 dark:border-slate-800">
+                    <th scope="row" className="py-1.5 pr-4 font-medium">
+                      {row.name}
+                    </th>
+                    <td className="py-1.5 pr-4">{row.calls.toLocaleString("en-US")}</td>
+                    <td className="py-1.5">{row.errors.toLocaleString("en-US")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {/* Rollups are per UTC day and a paid period starts mid-day: say so, rather than let
+              the rows and the Meter's count above disagree without a word. */}
+            {period.expiresAt && (
+              <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+                Counted by UTC day from {usage.since}, so the rows include any calls made earlier that day, before this
+                period began.
+              </p>
+            )}
+          </>
         ) : (
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
             No calls yet this period.{" "}
