@@ -6,6 +6,7 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { Operation } from "~workers/hosted/definition";
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { callHosted, createAccountWithKey } from "../factories";
 
@@ -27,6 +28,33 @@ async function documentedOperations(): Promise<Map<string, OpenApiOperation>> {
   return operations;
 }
 
+/** Calls a path with an example input as a Premium account would: the body for POST, else the query. */
+async function callWithExample(
+  method: string,
+  path: string,
+  example: Record<string, unknown>,
+  keyHeader?: string,
+): Promise<Response> {
+  const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+  const query =
+    method === "POST" ? "" : `?${new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)]))}`;
+  return callHosted(SELF, method, `${path}${query}`, {
+    key,
+    keyHeader,
+    body: method === "POST" ? example : undefined,
+  });
+}
+
+/** The answer has the operation's documented shape: its output schema, or one of its image types. */
+async function expectDocumentedShape(operation: Operation, response: Response): Promise<void> {
+  if (operation.output.kind === "json") {
+    expect(operation.output.schema.safeParse(await response.json()).error?.issues ?? []).toEqual([]);
+  } else {
+    expect(operation.output.mimeTypes).toContain(response.headers.get("content-type")?.split(";")[0]);
+    await response.arrayBuffer();
+  }
+}
+
 // Operations whose example stands alone (no stored link to read or delete first).
 const SELF_CONTAINED = HOSTED_DEFINITIONS.flatMap((definition) =>
   definition.operations
@@ -43,25 +71,13 @@ describe("OpenAPI success statuses", () => {
       const successStatuses = Object.keys(documented?.responses ?? {}).filter((status) => status.startsWith("2"));
       expect(successStatuses).toHaveLength(1);
 
-      const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
-      const example = operation.example as Record<string, unknown>;
-      const query =
-        operation.method === "POST"
-          ? ""
-          : `?${new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)]))}`;
-      const response = await callHosted(SELF, operation.method, `/api/v1/${slug}${operation.path}${query}`, {
-        key,
-        body: operation.method === "POST" ? example : undefined,
-      });
+      const response = await callWithExample(
+        operation.method,
+        `/api/v1/${slug}${operation.path}`,
+        operation.example as Record<string, unknown>,
+      );
       expect(String(response.status)).toBe(successStatuses[0]);
-      // The answer has the documented shape.
-      if (operation.output.kind === "json") {
-        const parsed = operation.output.schema.safeParse(await response.json());
-        expect(parsed.error?.issues ?? []).toEqual([]);
-      } else {
-        expect(operation.output.mimeTypes).toContain(response.headers.get("content-type")?.split(";")[0]);
-        await response.arrayBuffer();
-      }
+      await expectDocumentedShape(operation, response);
     },
   );
 });
@@ -102,24 +118,10 @@ describe("older paths", () => {
       expect(successStatuses).toEqual([String(operation.successStatus ?? 200)]);
 
       // The older example as an older client sends it: the key in X-Avatar-Key.
-      const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
       const example = (legacy.input?.example ?? operation.example) as Record<string, unknown>;
-      const query =
-        legacy.method === "POST"
-          ? ""
-          : `?${new URLSearchParams(Object.entries(example).map(([k, v]) => [k, String(v)]))}`;
-      const response = await callHosted(SELF, legacy.method, `${legacy.path}${query}`, {
-        key,
-        keyHeader: "x-avatar-key",
-        body: legacy.method === "POST" ? example : undefined,
-      });
+      const response = await callWithExample(legacy.method, legacy.path, example, "x-avatar-key");
       expect(String(response.status)).toBe(successStatuses[0]);
-      if (operation.output.kind === "json") {
-        expect(operation.output.schema.safeParse(await response.json()).error?.issues ?? []).toEqual([]);
-      } else {
-        expect(operation.output.mimeTypes).toContain(response.headers.get("content-type")?.split(";")[0]);
-        await response.arrayBuffer();
-      }
+      await expectDocumentedShape(operation, response);
     },
   );
 
