@@ -24,8 +24,9 @@ const DATA_URL = /^data:(image\/(?:png|jpeg|jpg|svg\+xml))((?:;[\w.+-]+=[\w.+-]+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
-// An SVG document: optional BOM, XML declaration and comments, then the <svg> root.
-const SVG_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/;
+// XML white space (the S production): what may stand between a document's BOM, declaration,
+// comments and root. Wider Unicode spaces there make a document resvg will not parse.
+const XML_WHITESPACE = new Set([" ", "\t", "\r", "\n"]);
 // Entities are how XML "billion laughs" documents expand; a logo has no use for a DOCTYPE.
 const SVG_DOCTYPE = /<!DOCTYPE|<!ENTITY/i;
 
@@ -33,6 +34,38 @@ type LogoParse = { ok: true; logo: Logo } | { ok: false; reason: string };
 
 function startsWith(bytes: Uint8Array, signature: number[]): boolean {
   return signature.every((byte, index) => bytes[index] === byte);
+}
+
+function skipXmlWhitespace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && XML_WHITESPACE.has(text.charAt(at))) at += 1;
+  return at;
+}
+
+/**
+ * Whether the text opens as an SVG document: an optional BOM, XML declaration and comments,
+ * then the `<svg` root. A forward scan, not a regular expression: the pattern this replaced,
+ * `(?:<!--[\s\S]*?-->\s*)*<svg`, let a comment's body swallow `--><!--`, so a failing match
+ * tried every way of joining the comments, and 40 empty comments (281 bytes) held the isolate for
+ * hours (issue #10). Here each comment ends at its first `-->`, as in XML, and every character
+ * is looked at a bounded number of times.
+ */
+function opensAsSvg(text: string): boolean {
+  let at = skipXmlWhitespace(text, text.startsWith("\uFEFF") ? 1 : 0);
+  if (text.startsWith("<?xml", at)) {
+    // The declaration runs to its first `>`, which must close `?>`.
+    const close = text.indexOf(">", at);
+    if (close === -1 || close < at + "<?xml?".length || text.charAt(close - 1) !== "?") return false;
+    at = skipXmlWhitespace(text, close + 1);
+  }
+  while (text.startsWith("<!--", at)) {
+    const close = text.indexOf("-->", at + "<!--".length);
+    if (close === -1) return false;
+    at = skipXmlWhitespace(text, close + "-->".length);
+  }
+  if (!text.startsWith("<svg", at)) return false;
+  const next = text.charAt(at + "<svg".length);
+  return next === ">" || XML_WHITESPACE.has(next);
 }
 
 function decodeBase64(text: string): Uint8Array | undefined {
@@ -87,7 +120,7 @@ export function parseLogoDataUrl(url: string): LogoParse {
     } catch {
       return { ok: false, reason: "is not UTF-8 SVG text" };
     }
-    if (!SVG_START.test(text) || !text.includes("</svg>")) return { ok: false, reason: "is not an SVG image" };
+    if (!opensAsSvg(text) || !text.includes("</svg>")) return { ok: false, reason: "is not an SVG image" };
     if (SVG_DOCTYPE.test(text)) return { ok: false, reason: "must not contain a DOCTYPE or entities" };
   }
   return { ok: true, logo: { mimeType, bytes, dataUrl: `data:${mimeType};base64,${encodeBase64(bytes)}` } };

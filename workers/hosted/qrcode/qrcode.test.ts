@@ -292,11 +292,39 @@ describe("qrcode input schema", () => {
       "an SVG logo that is not SVG",
       { logo: `data:image/svg+xml,${encodeURIComponent("<html><body>hi</body></html>")}` },
     ],
+    [
+      // A comment ends at its first "-->", as XML says; what follows must be the root.
+      "an SVG logo with text after a comment",
+      { logo: `data:image/svg+xml,${encodeURIComponent(`<!-- a --> junk --> ${LOGO_SVG}`)}` },
+    ],
+    [
+      "an SVG logo whose XML declaration does not end in ?>",
+      { logo: `data:image/svg+xml,${encodeURIComponent(`<?xml version="1.0">${LOGO_SVG}`)}` },
+    ],
+    [
+      "an SVG logo whose root only starts with svg",
+      { logo: `data:image/svg+xml,${encodeURIComponent("<svgx></svg>")}` },
+    ],
     ["a logo over 200 KB", { logo: `data:image/png;base64,${toBase64(oversizedPng)}` }],
     ["a logo with broken base64", { logo: "data:image/png;base64,iVBORw0KGgo!!!" }],
     ["a logo margin out of range", { logoMargin: -1 }],
   ])("refuses %s", (_name, raw) => {
     expect(createQrCode.input.safeParse({ text: "hello", ...raw }).success).toBe(false);
+  });
+
+  it.each([
+    ["a byte order mark", `\uFEFF${LOGO_SVG}`],
+    [
+      "an XML declaration and comments",
+      `<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<!---->${LOGO_SVG}`,
+    ],
+    ["white space", `\r\n\t ${LOGO_SVG}`],
+  ])("accepts an SVG logo with %s before its root", (_name, svg) => {
+    const parsed = createQrCode.input.safeParse({
+      text: "hello",
+      logo: `data:image/svg+xml,${encodeURIComponent(svg)}`,
+    });
+    expect(parsed.success).toBe(true);
   });
 
   it("accepts a PNG logo and normalises colours", async () => {
