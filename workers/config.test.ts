@@ -47,4 +47,23 @@ describe("configuration", () => {
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.path[0])).toContain(field);
   });
+
+  it("reads PUBLIC_HOSTS as the URL parser writes host names: lower case, IDNA, no trailing dot", () => {
+    const parsed = ConfigSchema.safeParse({ ...env, PUBLIC_HOSTS: " Portico.DEV., bücher.example ,, www.portico.dev" });
+    expect(parsed.data?.PUBLIC_HOSTS).toEqual(["portico.dev", "xn--bcher-kva.example", "www.portico.dev"]);
+  });
+
+  it.each(["https://portico.dev", "portico.dev:443", "portico.dev/s", "*.portico.dev", "user@portico.dev", "[::1"])(
+    "refuses %s in PUBLIC_HOSTS, which is not a bare host name",
+    (entry) => {
+      const parsed = ConfigSchema.safeParse({ ...env, PUBLIC_HOSTS: `portico.dev,${entry}` });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => issue.path[0])).toContain("PUBLIC_HOSTS");
+    },
+  );
+
+  it("refuses production without PUBLIC_HOSTS: the URL shortener could not tell its own hosts", () => {
+    const parsed = ConfigSchema.safeParse({ ...production, PUBLIC_HOSTS: " " });
+    expect(parsed.error?.issues.map((issue) => issue.path[0])).toContain("PUBLIC_HOSTS");
+  });
 });

@@ -18,6 +18,44 @@ const emailList = z
       .filter(Boolean),
   );
 
+/**
+ * PUBLIC_HOSTS: the host names this site is served on, comma-separated. The URL shortener
+ * refuses links to them and to their subdomains, so no short link can lead to another. Each
+ * entry is read the way the URL parser reads a link's host (case folded, IDNA, percent-encoding
+ * decoded, trailing dots dropped), so the comparison is between two normalised names.
+ */
+const hostList = z
+  .string()
+  .default("")
+  .transform((value, ctx) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .flatMap((entry) => {
+        const host = bareHostName(entry);
+        if (host === null) ctx.addIssue({ code: "custom", message: `"${entry}" is not a bare host name` });
+        return host === null ? [] : [host];
+      }),
+  );
+
+function bareHostName(entry: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(`http://${entry}/`);
+  } catch {
+    return null;
+  }
+  // A scheme, port, path or user name in the entry shows up as one of these.
+  if (url.host !== url.hostname || url.pathname !== "/" || url.username || url.password) return null;
+  // "portico.dev." is portico.dev: the root's dot names the same host.
+  let end = url.hostname.length;
+  while (end > 0 && url.hostname.charAt(end - 1) === ".") end -= 1;
+  const host = url.hostname.slice(0, end);
+  // The parser lets through what no DNS name holds ("*.portico.dev"); a pattern is not a host.
+  return host.split(".").every((label) => /^[a-z0-9-]+$/.test(label)) ? host : null;
+}
+
 const BaseSchema = z
   .object({
     APP_ENV: z.enum(["development", "production"]),
@@ -34,6 +72,7 @@ const BaseSchema = z
     MAIL_API_KEY: z.string().default(""),
     DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
     BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
+    PUBLIC_HOSTS: hostList,
   })
   .extend(PaymentsConfigSchema.shape);
 
@@ -44,6 +83,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
+  if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
   checkProductionPayments(config, refuse);
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");

@@ -17,6 +17,8 @@
  *   aiming strangers' browsers at their own routers and admin pages (drive-by CSRF against the
  *   LAN). The spec names no reason to allow them. Names are not resolved: we never connect, and
  *   a name's DNS can change after the link is made, so only what the URL itself says is checked.
+ * - No host of our own (`ownHostOf`): a link to one of our short links chains redirects, and
+ *   two links to each other loop, each hop counted as a click.
  */
 import { isForbiddenAddress } from "~workers/gateway/url-guard";
 
@@ -26,9 +28,15 @@ export type DestinationCheck = { ok: true; url: string } | { ok: false; reason: 
 
 const LOCAL_NAME_SUFFIXES = [".localhost", ".local", ".internal", ".home.arpa", ".lan"];
 
+/** A host name without the root's trailing dots: "localhost." and "portico.dev.." name the same hosts. */
+function withoutTrailingDots(hostname: string): string {
+  let end = hostname.length;
+  while (end > 0 && hostname.charAt(end - 1) === ".") end -= 1;
+  return hostname.slice(0, end);
+}
+
 function isLocalHost(hostname: string): boolean {
-  // A trailing dot names the same host ("localhost." is localhost).
-  const host = hostname.toLowerCase().replace(/\.$/, "");
+  const host = withoutTrailingDots(hostname.toLowerCase());
   // A literal address, judged by the gateway's ranges (which read IPv4 mapped into IPv6, the
   // form the parser writes `[::ffff:127.0.0.1]` in). The parser has already turned every IPv4
   // spelling (`2130706433`, `0x7f.1`, `127.1`) into dotted form.
@@ -60,8 +68,30 @@ export function checkDestination(input: string): DestinationCheck {
   return { ok: true, url: url.href };
 }
 
-/** Whether a destination is one of our own short links, which would chain redirects or loop. */
-export function isShortLinkOf(origin: string, destination: string): boolean {
-  const url = new URL(destination);
-  return url.origin === origin && url.pathname.startsWith("/s/");
+const WORKERS_DEV = ".workers.dev";
+
+/**
+ * The domain an own host stands for. Under workers.dev it is the whole account subdomain:
+ * `portico.<account>.workers.dev`, the environment's `portico-production.<account>…`, every
+ * preview URL (`<version>-portico.<account>…`) and the webhook Worker all serve our code.
+ */
+function ownDomainOf(host: string): string {
+  if (!host.endsWith(WORKERS_DEV)) return host;
+  const labels = host.split(".");
+  return labels.length > 3 ? labels.slice(-3).join(".") : host;
+}
+
+/**
+ * The own host a destination is on, or null. Our hosts are the one the request came to and
+ * the configured PUBLIC_HOSTS (already normalised by the config parser), each with its
+ * subdomains. The whole host is refused, not just `/s/`: a path test is easy to slip past (the
+ * origin-and-path check this replaced let `http://` and `www.` spellings through), and any page
+ * of ours that redirects, now or later, would lead back. Ports are ignored: the edge serves
+ * several ports of a host from the same Worker. The URL parser has already folded case, IDNA
+ * and percent-encoding in both names.
+ */
+export function ownHostOf(destination: string, own: { origin: string; publicHosts: readonly string[] }): string | null {
+  const host = withoutTrailingDots(new URL(destination).hostname);
+  const domains = [withoutTrailingDots(new URL(own.origin).hostname), ...own.publicHosts].map(ownDomainOf);
+  return domains.find((domain) => host === domain || host.endsWith(`.${domain}`)) ?? null;
 }

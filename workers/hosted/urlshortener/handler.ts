@@ -1,5 +1,5 @@
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
-import { isShortLinkOf } from "./destination";
+import { ownHostOf } from "./destination";
 import { deleteOwnLink, findOwnLink, generateAlias, insertLink, linkStats, listLinks, shortLinkView } from "./links";
 import { MAX_LIFETIME_MS, type AliasParam, type CreateShortLinkInput, type ListShortLinksInput } from "./schema";
 
@@ -31,9 +31,12 @@ export async function handleCreateShortLink(
   const now = Date.now();
   const expiry = expiryOf(input, now);
   if (!expiry.ok) return problemResult("invalid-input", expiry.detail, { errors: { expiresAt: expiry.detail } });
-  if (isShortLinkOf(ctx.origin, input.url)) {
-    const detail = "url is already one of our short links; a link to a link only chains redirects (or loops).";
-    return problemResult("invalid-input", detail, { errors: { url: detail } });
+  const ownHost = ownHostOf(input.url, { origin: ctx.origin, publicHosts: ctx.config.PUBLIC_HOSTS });
+  if (ownHost !== null) {
+    const message =
+      `${new URL(input.url).hostname} is one of this site's own hosts (${ownHost} and its subdomains). ` +
+      "Links to our own hosts are refused, so that no short link can lead to another and build a chain or a loop.";
+    return problemResult("invalid-input", `url: ${message}`, { errors: { url: message } });
   }
   const attempts = input.alias === undefined ? RANDOM_ALIAS_ATTEMPTS : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {

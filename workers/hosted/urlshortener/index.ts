@@ -19,11 +19,12 @@ import {
  * The create example gives no alias: it is also the live demo's default input, and a fixed alias
  * would be taken by the first person to try it, answering everyone after with a 409. Its answer
  * shows a random alias; the other calls show a link made earlier with the custom alias "docs-qr".
+ * The destination is not on portico.dev: links to our own hosts are refused.
  */
 const CREATED_LINK = {
   shortUrl: "https://portico.dev/s/kR7x2Qa",
   alias: "kR7x2Qa",
-  url: "https://portico.dev/docs/api/qrcode",
+  url: "https://example.com/blog/2026/launch-notes",
   createdAt: "2026-11-22T09:30:00.000Z",
   expiresAt: "2026-12-22T09:30:00.000Z",
   clicks: 0,
@@ -32,7 +33,7 @@ const CREATED_LINK = {
 const CUSTOM_ALIAS_LINK = {
   shortUrl: "https://portico.dev/s/docs-qr",
   alias: "docs-qr",
-  url: "https://portico.dev/docs/api/qrcode",
+  url: "https://example.com/blog/2026/launch-notes",
   createdAt: "2026-11-20T16:05:00.000Z",
   expiresAt: null,
   clicks: 3,
@@ -54,12 +55,12 @@ export const definition: HostedApiDefinition = {
       description:
         "Makes `https://portico.dev/s/<alias>` redirect to your URL. Choose the alias (3–30 letters, digits, - or _; case matters) or leave it out for a random one; a taken alias is answered 409. " +
         "Set `expiresAt` or `expiresIn` (seconds, up to ten years) to make the link stop; after that it leads to a page saying it has expired. " +
-        "The URL must be http or https on a public host: other schemes (javascript:, data:, file:), user names and passwords in the URL, and loopback, private or local-network hosts are refused, and so are our own short links. " +
+        "The URL must be http or https on a public host: other schemes (javascript:, data:, file:), user names and passwords in the URL, and loopback, private or local-network hosts are refused, and so is any address on this site's own hosts (portico.dev, its subdomains and our workers.dev hosts), so a short link can never lead to another. " +
         "Redirects are 302, so every click is counted.",
       inputSource: "json",
       input: CreateShortLinkSchema,
       output: { kind: "json", schema: ShortLinkSchema, example: CREATED_LINK },
-      example: { url: "https://portico.dev/docs/api/qrcode", expiresIn: 2_592_000 },
+      example: { url: "https://example.com/blog/2026/launch-notes", expiresIn: 2_592_000 },
       handler: handleCreateShortLink,
     }),
     defineOperation({

@@ -1,8 +1,9 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ConfigSchema, type Config } from "~workers/config";
 import { utcDay } from "~workers/platform/usage";
-import { createAccountWithKey, randomSuffix } from "../../../tests/factories";
+import { callHosted, createAccountWithKey, randomSuffix } from "../../../tests/factories";
 import { createTestContext, expectProblem, jsonBody } from "../../../tests/hosted-context";
 import { expectNeverThrows, findOperation } from "../_data/operation-test-helpers";
 import type { HandlerResult, Operation, OperationContext } from "../definition";
@@ -20,11 +21,31 @@ const listShortLinks = findOperation(definition, "listShortLinks");
 const getShortLinkStats = findOperation(definition, "getShortLinkStats");
 const deleteShortLink = findOperation(definition, "deleteShortLink");
 
-/** A context for a real account: short links reference `users`, so the owner must exist in D1. */
-async function ownerContext(): Promise<OperationContext> {
+/**
+ * PUBLIC_HOSTS in the form production's wrangler.toml gives it, written loosely (case, spaces, a
+ * trailing dot) so the real parser's normalising is part of what the tests rely on.
+ */
+const PRODUCTION_PUBLIC_HOSTS = " Portico.DEV , www.portico.dev., acct-subdomain.workers.dev";
+
+/** PUBLIC_HOSTS as `workers/config.ts` reads it from the env. */
+function publicHostsOf(value: string): Config["PUBLIC_HOSTS"] {
+  const parsed = ConfigSchema.safeParse({ ...env, PUBLIC_HOSTS: value });
+  if (!parsed.success) throw new Error(`PUBLIC_HOSTS did not parse: ${parsed.error.message}`);
+  return parsed.data.PUBLIC_HOSTS;
+}
+
+/**
+ * A context for a real account: short links reference `users`, so the owner must exist in D1.
+ * `publicHosts` replaces the configured PUBLIC_HOSTS (the local wrangler.toml value otherwise).
+ */
+async function ownerContext(options: { origin?: string; publicHosts?: string } = {}): Promise<OperationContext> {
   const { userId, keyId } = await createAccountWithKey(env.DB);
-  const ctx = createTestContext({ origin: ORIGIN });
-  return { ...ctx, account: { userId, keyId, planId: "free" } };
+  const ctx = createTestContext({ origin: options.origin ?? ORIGIN });
+  const config =
+    options.publicHosts === undefined
+      ? ctx.config
+      : { ...ctx.config, PUBLIC_HOSTS: publicHostsOf(options.publicHosts) };
+  return { ...ctx, config, account: { userId, keyId, planId: "free" } };
 }
 
 function parseInput(operation: Operation, raw: unknown) {
@@ -199,6 +220,8 @@ describe("urlshortener: destinations", () => {
     "http://[fe80::1]/",
     "http://localhost:3000/",
     "http://LOCALHOST./",
+    "http://LOCALHOST../",
+    "http://router../",
     "http://api.localhost/",
     "http://printer.local/",
     "http://metadata.google.internal/",
@@ -233,16 +256,82 @@ describe("urlshortener: destinations", () => {
     expect(`https://example.com/${path}`.length).toBeLessThan(MAX_URL_LENGTH);
     expect(urlRefusal(`https://example.com/${path}`)).toBe(`at most ${MAX_URL_LENGTH} characters`);
   });
+});
 
-  it("refuses our own short links, which would chain redirects or loop", async () => {
-    const ctx = await ownerContext();
-    expectProblem(
-      await run(createShortLink, { url: `${ORIGIN}/s/abcdefg` }, ctx),
-      "invalid-input",
-      /already one of our short links/,
+describe("urlshortener: no links to our own hosts, so no chain or loop of short links", () => {
+  const OWN_HOST_RULE = /is one of this site's own hosts/;
+
+  async function expectOwnHostRefused(url: string, ctx: OperationContext) {
+    const result = await run(createShortLink, { url }, ctx);
+    expectProblem(result, "invalid-input", OWN_HOST_RULE);
+    expect(result).toMatchObject({ extensions: { errors: { url: expect.stringMatching(OWN_HOST_RULE) } } });
+  }
+
+  it.each([
+    ["a short link, upper case, with the root's trailing dot", "HTTP://PORTICO.TEST./s/x"],
+    ["the default port written out", "https://portico.test:443/s/x"],
+    ["another port (the edge proxies several to the same Worker)", "http://portico.test:8080/s/x"],
+    ["any page, not only /s/ (an open redirect elsewhere would lead back)", `${ORIGIN}/docs/api/urlshortener`],
+    ["two trailing dots", "https://portico.test../s/x"],
+    ["a percent-encoded letter", "https://portic%6F.test/s/x"],
+    ["a percent-encoded trailing dot", "https://portico.test%2e/s/x"],
+    [
+      "full-width letters and an ideographic full stop, which IDNA maps to ASCII",
+      "https://ｐｏｒｔｉｃｏ\u3002test/s/x",
+    ],
+    ["a subdomain of the request's host", "https://www.portico.test/s/x"],
+  ])("refuses the request's own host: %s (%s)", async (_, url) => {
+    await expectOwnHostRefused(url, await ownerContext());
+  });
+
+  it.each([
+    "https://portico.dev/s/x",
+    "https://WWW.Portico.Dev./s/x",
+    "https://portico.dev:443/pricing",
+    // Subdomains of a configured host: the webhook Worker's, and any added later.
+    "https://hooks.portico.dev/",
+    // The account's workers.dev subdomain: the production Worker, its preview URLs, the webhook Worker.
+    "https://portico-production.acct-subdomain.workers.dev/s/x",
+    "https://0a1b2c3d-portico-production.acct-subdomain.workers.dev/s/x",
+    "https://portico-webhooks.ACCT-SUBDOMAIN.workers.dev./",
+  ])("refuses %s with production's PUBLIC_HOSTS, whatever host the request came to", async (url) => {
+    await expectOwnHostRefused(
+      url,
+      await ownerContext({ origin: "https://api-test.example", publicHosts: PRODUCTION_PUBLIC_HOSTS }),
     );
-    // Other pages of the site are fine destinations.
-    await create({ url: `${ORIGIN}/docs/api/urlshortener` }, ctx);
+  });
+
+  it("refuses the whole workers.dev account the request came through, so preview URLs of this Worker too", async () => {
+    const ctx = await ownerContext({ origin: "https://portico.other-acct.workers.dev", publicHosts: "" });
+    await expectOwnHostRefused("https://portico.other-acct.workers.dev./s/x", ctx);
+    await expectOwnHostRefused("https://1a2b3c4d-portico.other-acct.workers.dev/s/x", ctx);
+    // Someone else's Workers are not ours.
+    await create({ url: "https://portico.someone-else.workers.dev/s/x" }, ctx);
+  });
+
+  it.each([
+    "https://example.com/s/x",
+    "https://notportico.dev/s/x",
+    "https://portico.dev.example.com/s/x",
+    "https://portico.test.example/s/x",
+    "https://portico.another-acct.workers.dev/s/x",
+  ])("still accepts %s, which only looks like ours", async (url) => {
+    const ctx = await ownerContext({ publicHosts: PRODUCTION_PUBLIC_HOSTS });
+    expect((await create({ url }, ctx)).url).toBe(url);
+  });
+
+  it("answers through the gateway with a 422 problem naming the rule", async () => {
+    const { key } = await createAccountWithKey(env.DB);
+    const response = await callHosted(SELF, "POST", "/api/v1/urlshortener", {
+      key,
+      body: { url: "HTTP://PORTICO.TEST./s/abcdefg" },
+    });
+    expect(response.status).toBe(422);
+    expect(response.headers.get("content-type")).toContain("application/problem+json");
+    const problem = await response.json<{ detail: string; errors: { url: string } }>();
+    expect(problem.detail).toMatch(OWN_HOST_RULE);
+    expect(problem.detail).toContain("portico.test");
+    expect(problem.errors.url).toMatch(OWN_HOST_RULE);
   });
 });
 
@@ -399,9 +488,13 @@ describe("urlshortener: listing, stats and deleting", () => {
 describe("urlshortener: documented examples", () => {
   it("the create example (the live demo's default input) works for every caller, not just the first", async () => {
     expect(createShortLink.example).not.toHaveProperty("alias");
+    // With production's hosts configured too: an example on portico.dev would be refused there.
     const answers = [
       await create(createShortLink.example as Record<string, unknown>, await ownerContext()),
-      await create(createShortLink.example as Record<string, unknown>, await ownerContext()),
+      await create(
+        createShortLink.example as Record<string, unknown>,
+        await ownerContext({ publicHosts: PRODUCTION_PUBLIC_HOSTS }),
+      ),
     ];
     for (const answer of answers) {
       expect(answer.url).toBe((createShortLink.example as { url: string }).url);
