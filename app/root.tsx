@@ -5,6 +5,7 @@ import {
   Links,
   Meta,
   Outlet,
+  redirectDocument,
   Scripts,
   ScrollRestoration,
   useLocation,
@@ -24,6 +25,8 @@ import { REDIRECT_HOME_EVENT } from "./lib/api-client";
 import { AUTH_USER_KEY, isAuthUserCurrent, readAuthUser } from "./lib/auth-user";
 import { signOut } from "./lib/sign-out";
 import { COLOR_MODE_SCRIPT } from "./lib/color-mode";
+import { useCspNonce } from "./lib/csp-nonce";
+import { isPaymentPage } from "./lib/payment-pages";
 import { matchMenuItem, pageTitle, type MenuItem } from "./lib/page-meta";
 
 export const TOAST_DURATION_MS = 5_000;
@@ -41,6 +44,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   return formMethod ? defaultShouldRevalidate : false;
 }
+
+/** The path this document was loaded at; null on the server. */
+const DOCUMENT_PATH = typeof window === "undefined" ? null : window.location.pathname;
+
+/**
+ * A payment page's Content-Security-Policy lets the payment SDK's hosts in, and other pages'
+ * do not (workers/http/security-headers.ts). A policy belongs to the document, so going to a
+ * payment page from another page loads it as a document, with its own policy; a client-side
+ * navigation would keep the old one and the SDK would be refused.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  ({ request }) => {
+    const target = new URL(request.url);
+    if (request.method !== "GET" || DOCUMENT_PATH === null || isPaymentPage(DOCUMENT_PATH)) return;
+    if (isPaymentPage(target.pathname)) throw redirectDocument(target.pathname + target.search + target.hash);
+  },
+];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -66,14 +86,18 @@ function AppLoadingOverlay() {
 export function Layout({ children }: { children: ReactNode }) {
   const menu = useMenu();
   const { pathname } = useLocation();
+  const nonce = useCspNonce();
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <script dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
+        {/* The browser hides the nonce once the policy is applied: the hydrated value differs. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: COLOR_MODE_SCRIPT }} />
         <Meta />
-        <Links />
+        {/* Styles and preloads need no nonce (the policy allows this origin's); a real one would
+            differ from the browser's hidden copy at hydration, which React reports in development. */}
+        <Links nonce="" />
         <StructuredData pathname={pathname} current={matchMenuItem(menu, pathname)} />
       </head>
       <body className="flex min-h-screen flex-col">
@@ -89,8 +113,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <AppLoadingOverlay />
         {children}
         <Toaster position="top-right" duration={TOAST_DURATION_MS} richColors closeButton />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -158,6 +182,19 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <Chrome>
         <title>{"Page not found — Portico"}</title>
         <NotFound />
+      </Chrome>
+    );
+  }
+  // The Worker's entry refuses a form too large to read (413) or sent from another site (403)
+  // before any action runs, and answers the app's own submission with words to show.
+  if (isRouteErrorResponse(error) && (error.status === 403 || error.status === 413) && typeof error.data === "string") {
+    return (
+      <Chrome>
+        <title>{"Not sent — Portico"}</title>
+        <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
+          <h1 className="text-3xl font-semibold">{error.status === 413 ? "That form was too large" : "Not sent"}</h1>
+          <p className="mt-3 text-slate-600 dark:text-slate-400">{error.data}</p>
+        </section>
       </Chrome>
     );
   }

@@ -28,6 +28,16 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   return parts.join("; ");
 }
 
+/** Plain-http hosts a browser treats as a secure context, yet would not store a Secure cookie from. */
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether cookies set in answer to `request` are Secure: always, except over plain http to this
+ * machine (`npm run dev`, the browser tests). Keying on https alone would leave a cookie
+ * without Secure wherever a request's URL says http (a proxy, a misrouted hop), and a browser
+ * then sends the session over any plain-http request to the host.
+ */
 export function isSecureRequest(request: Request): boolean {
-  return new URL(request.url).protocol === "https:";
+  const url = new URL(request.url);
+  return !(url.protocol === "http:" && LOCAL_HOSTS.has(url.hostname));
 }

@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { bufferBody, WEBHOOK_BODY_LIMIT } from "~workers/http/request-body";
 import { reconcileOpenPayments } from "~workers/platform/payment-sync";
 import { cashfreeWebhook } from "./cashfree";
 import { readWebhookConfig, type WebhookEnv } from "./config";
@@ -14,6 +15,17 @@ import { payPalWebhook } from "./paypal";
 import { providersFor, webhookProblem, type WebhookBindings } from "./shared";
 
 export const webhooks = new Hono<WebhookBindings>();
+
+// Both endpoints read the raw body whole to check its signature: bound it first, so an
+// unauthenticated sender cannot make the Worker buffer any size it likes.
+webhooks.use(async (c, next) => {
+  const buffered = await bufferBody(c.req.raw, WEBHOOK_BODY_LIMIT);
+  if (!buffered.ok) {
+    return webhookProblem(c, "body-too-large", `A webhook event is at most ${WEBHOOK_BODY_LIMIT / 1024} KiB.`);
+  }
+  c.req.raw = buffered.request;
+  await next();
+});
 
 webhooks.use(async (c, next) => {
   const config = readWebhookConfig(c.env);
@@ -38,7 +50,7 @@ export default {
     const config = readWebhookConfig(env);
     const providers = providersFor(config, env);
     // Number(): a cron gives milliseconds; a test calling through a service binding gives a Date.
-    const summary = await reconcileOpenPayments(env.DB, providers, Number(controller.scheduledTime));
+    const summary = await reconcileOpenPayments(env.DB, env.METER, providers, Number(controller.scheduledTime));
     await Promise.all(summary.changedUsers.map((userId) => forgetAccountKeys(env.DB, env.CACHE, userId)));
     if (summary.checked > 0) console.log("reconciled payments", JSON.stringify(summary));
   },
