@@ -18,10 +18,12 @@ export function createTestContext(
     dns?: Record<string, string[]>;
     origin?: string;
     request?: Request;
+    signal?: AbortSignal;
   } = {},
 ): OperationContext & { pending: Promise<unknown>[] } {
   const pending: Promise<unknown>[] = [];
   const origin = options.origin ?? "https://portico.test";
+  const signal = options.signal ?? new AbortController().signal;
   return {
     env,
     config: readConfig(env),
@@ -33,6 +35,7 @@ export function createTestContext(
       planId: options.planId ?? "premium",
     },
     origin,
+    signal,
     waitUntil: (promise) => pending.push(promise),
     pending,
     fetchUrl: (url, fetchOptions) =>
@@ -41,6 +44,7 @@ export function createTestContext(
         fetcher: fakeFetch(options.routes ?? {}),
         maxBytes: fetchOptions?.maxBytes,
         accept: fetchOptions?.accept,
+        signal,
       }),
   };
 }

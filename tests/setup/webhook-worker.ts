@@ -10,6 +10,14 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangle
 
 const CONFIG_PATH = "workers/webhooks/wrangler.toml";
 
+/**
+ * The Worker under test runs as the vitest plugin's runner (`vitest-plugin-runner-<project
+ * name>`, and this config names no project), not under its configured name "portico", and the
+ * plugin repoints only the tested Worker's own bindings. The webhook Worker's binding to the
+ * app's Meter class is pointed at the runner here, so both Workers reach the same Meters.
+ */
+const APP_UNDER_TEST = "vitest-plugin-runner-";
+
 import type { cloudflareTest } from "@cloudflare/vitest-plugin";
 
 /** One entry of the pool's `miniflare.workers`, as the vitest plugin types it. */
@@ -36,8 +44,17 @@ export async function webhookWorkerOptions(): Promise<AuxiliaryWorker> {
   });
   // wrangler and the vitest plugin each bundle a Miniflare; their option types differ only in
   // options this Worker does not use.
+  const durableObjects = Object.fromEntries(
+    Object.entries(workerOptions.durableObjects ?? {}).map(([binding, designator]) => [
+      binding,
+      typeof designator === "object" && designator.scriptName === "portico"
+        ? { ...designator, scriptName: APP_UNDER_TEST }
+        : designator,
+    ]),
+  );
   return {
     ...(workerOptions as AuxiliaryWorker),
+    durableObjects: durableObjects as AuxiliaryWorker["durableObjects"],
     name: config.name,
     // Module names are relative to the root, and workerd refuses "..": root the bundle's folder.
     rootPath: path.dirname(scriptPath),

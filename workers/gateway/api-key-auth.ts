@@ -1,8 +1,13 @@
 /**
  * Resolving the API key of a call: isolate memory (a few seconds) -> KV (minutes) -> D1, by
- * the key's SHA-256. Revoking deletes the KV copy, so a revoked key stops within the memory
- * cache's few seconds. The record also carries the account's plan, so the gateway needs no
+ * the key's SHA-256. The record also carries the account's plan, so the gateway needs no
  * other lookup on its hot path.
+ *
+ * The caches are not trusted to know about a revoke or a plan change: KV is eventually
+ * consistent, every isolate keeps its own memory, and a lookup that read D1 just before a
+ * revoke can write the old record back to KV afterwards. The account's Meter judges each
+ * record the gateway uses (its key id and plan version, meter.ts); when it answers "stale" the
+ * gateway calls `reloadApiKey`, which reads D1 and replaces both cached copies.
  */
 import { z } from "zod";
 import { apiKeyCacheName } from "~workers/platform/api-keys";
@@ -18,6 +23,8 @@ const KeyRecordSchema = z.object({
   revoked: z.boolean(),
   planId: z.enum(["free", "standard", "premium"]),
   planExpiresAt: z.number().nullable(),
+  /** `users.plan_version` when the record was read; older than the Meter's means stale. */
+  planVersion: z.number().int().min(0),
   bonusCalls: z.number().int().min(0),
 });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
@@ -37,7 +44,7 @@ export function presentedKey(request: Request): string | null {
 async function loadFromD1(db: D1Database, hash: string): Promise<KeyRecord | null> {
   const row = await db
     .prepare(
-      `SELECT k.id AS key_id, k.user_id, k.revoked_at, u.plan_id, u.plan_expires_at,
+      `SELECT k.id AS key_id, k.user_id, k.revoked_at, u.plan_id, u.plan_expires_at, u.plan_version,
          EXISTS (SELECT 1 FROM referrals r WHERE r.referred_user_id = u.id) AS referred
        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`,
     )
@@ -48,6 +55,7 @@ async function loadFromD1(db: D1Database, hash: string): Promise<KeyRecord | nul
       revoked_at: number | null;
       plan_id: string;
       plan_expires_at: number | null;
+      plan_version: number;
       referred: number;
     }>();
   if (!row) return null;
@@ -57,8 +65,14 @@ async function loadFromD1(db: D1Database, hash: string): Promise<KeyRecord | nul
     revoked: row.revoked_at !== null,
     planId: (["free", "standard", "premium"].includes(row.plan_id) ? row.plan_id : "free") as PlanId,
     planExpiresAt: row.plan_expires_at,
+    planVersion: row.plan_version,
     bonusCalls: row.referred ? REFERRAL_BONUS_CALLS : 0,
   };
+}
+
+function remember(hash: string, record: KeyRecord | null, now: number): void {
+  memory.set(hash, { record, until: now + MEMORY_TTL_MS });
+  if (memory.size > 10_000) memory.delete(memory.keys().next().value as string);
 }
 
 export async function resolveApiKey(env: Env, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
@@ -76,8 +90,23 @@ export async function resolveApiKey(env: Env, key: string, now: number = Date.no
       await env.CACHE.put(apiKeyCacheName(hash), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS });
     }
   }
-  memory.set(hash, { record, until: now + MEMORY_TTL_MS });
-  if (memory.size > 10_000) memory.delete(memory.keys().next().value as string);
+  remember(hash, record, now);
+  return record;
+}
+
+/**
+ * The key's record from D1, past both caches, for when the Meter said the cached one is
+ * stale. The copies in this isolate's memory and in KV are replaced (or dropped, for a key no
+ * longer live), so the next call does not have to find it out again.
+ */
+export async function reloadApiKey(env: Env, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
+  const hash = await sha256Hex(key);
+  const record = await loadFromD1(env.DB, hash);
+  const name = apiKeyCacheName(hash);
+  await (record && !record.revoked
+    ? env.CACHE.put(name, JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
+    : env.CACHE.delete(name));
+  remember(hash, record, now);
   return record;
 }
 
@@ -87,7 +116,10 @@ export function effectivePlan(record: Pick<KeyRecord, "planId" | "planExpiresAt"
   return record.planExpiresAt !== null && record.planExpiresAt > now ? record.planId : "free";
 }
 
-/** Forgets every cached key record of an account, so a plan change shows at once. */
+/**
+ * Forgets every cached key record of an account in this isolate and KV. The Meter already
+ * makes a plan change show on the next call; this only spares that call a reload.
+ */
 export async function forgetAccountKeys(db: D1Database, cache: KVNamespace, userId: string): Promise<void> {
   const { results } = await db
     .prepare(`SELECT hash FROM api_keys WHERE user_id = ?`)

@@ -27,6 +27,8 @@ export async function serveBenchRoute(
     requestId: "bench",
     account: { userId: "bench", keyId: "bench", planId: "premium" },
     origin: url.origin,
+    // No time limit here: the bench measures the bare handler.
+    signal: new AbortController().signal,
     waitUntil: (promise) => ctx.waitUntil(promise),
     fetchUrl: () => Promise.reject(new Error("not available on the bench route")),
   });

@@ -1,6 +1,6 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { MeterPolicy } from "./meter";
+import { REVOKED_KEY_MEMORY_MS, type MeterPolicy } from "./meter";
 
 const MONTH_START = Date.UTC(2026, 10, 1);
 const MONTH_END = Date.UTC(2026, 11, 1);
@@ -70,8 +70,10 @@ describe("Meter", () => {
       if (taken.ok) {
         succeeded++;
       } else {
-        expect(taken.limit).toBe("freemium");
-        expect(taken.retryAfterSeconds).toBe(Math.ceil((MONTH_END - (NOW + i * 1_000)) / 1000));
+        expect(taken).toMatchObject({
+          limit: "freemium",
+          retryAfterSeconds: Math.ceil((MONTH_END - (NOW + i * 1_000)) / 1000),
+        });
       }
     }
     expect(succeeded).toBe(50);
@@ -131,5 +133,54 @@ describe("Meter", () => {
     const counts = await again.peek(policy({ now: NOW + 5_000 }));
     expect(counts.used).toBe(3);
     expect(counts.monthlyRemaining).toBe(49_997);
+  });
+});
+
+describe("Meter: judging the gateway's cached key records", () => {
+  const caller = (keyId: string, planVersion = 0) => ({ keyId, planVersion });
+
+  it("refuses a record naming a revoked key, counting nothing, and passes every other key", async () => {
+    const stub = meter();
+    expect((await stub.take(policy(), caller("key_a"))).ok).toBe(true);
+    await stub.revokeKey({ keyId: "key_a", at: NOW });
+    expect(await stub.take(policy({ now: NOW + 1 }), caller("key_a"))).toEqual({ ok: false, stale: "key-revoked" });
+    expect((await stub.peek(policy({ now: NOW + 2 }), caller("key_a"))).stale).toBe("key-revoked");
+    // A key the Meter never heard of is D1's to judge: it passes.
+    expect((await stub.take(policy({ now: NOW + 3 }), caller("key_b"))).ok).toBe(true);
+    expect((await stub.peek(policy({ now: NOW + 4 }))).used).toBe(2);
+  });
+
+  it("refuses a record of an older plan version once told of a newer one, whatever order notices come in", async () => {
+    const stub = meter();
+    // Never told: any version passes.
+    expect((await stub.take(policy(), caller("key_a", 0))).ok).toBe(true);
+    await stub.recordPlanVersion(3);
+    await stub.recordPlanVersion(2);
+    expect(await stub.take(policy({ now: NOW + 1 }), caller("key_a", 2))).toEqual({ ok: false, stale: "plan-changed" });
+    expect((await stub.peek(policy({ now: NOW + 2 }), caller("key_a", 2))).stale).toBe("plan-changed");
+    expect((await stub.take(policy({ now: NOW + 3 }), caller("key_a", 3))).ok).toBe(true);
+    expect((await stub.peek(policy({ now: NOW + 4 }), caller("key_a", 3))).stale).toBeUndefined();
+  });
+
+  it("learns a newer plan version from a record fresh from D1, and refuses the older records after it", async () => {
+    const stub = meter();
+    expect((await stub.take(policy(), caller("key_a", 1))).ok).toBe(true);
+    expect((await stub.take(policy({ now: NOW + 1 }), caller("key_b", 2))).ok).toBe(true);
+    expect(await stub.take(policy({ now: NOW + 2 }), caller("key_a", 1))).toEqual({ ok: false, stale: "plan-changed" });
+  });
+
+  it("keeps revocations and the plan version across a restart, and forgets a revocation after a day", async () => {
+    const id = `usr_${crypto.randomUUID()}`;
+    const stub = env.METER.get(env.METER.idFromName(id));
+    await stub.revokeKey({ keyId: "key_old", at: NOW });
+    await stub.recordPlanVersion(5);
+    await abortAllDurableObjects();
+    const again = env.METER.get(env.METER.idFromName(id));
+    expect((await again.take(policy(), caller("key_old", 5))).stale).toBe("key-revoked");
+    expect((await again.take(policy({ now: NOW + 1 }), caller("key_new", 4))).stale).toBe("plan-changed");
+    // A day on, no cache can still hold the old key as live: the list does not grow for ever.
+    await again.revokeKey({ keyId: "key_later", at: NOW + REVOKED_KEY_MEMORY_MS + 1 });
+    expect((await again.take(policy({ now: NOW + 2 }), caller("key_old", 5))).ok).toBe(true);
+    expect((await again.take(policy({ now: NOW + 3 }), caller("key_later", 5))).stale).toBe("key-revoked");
   });
 });

@@ -6,11 +6,18 @@
  * - The monthly quota for the current period, plus the one-time referral bonus once the quota
  *   is spent, and the Free plan's cap on freemium calls.
  *
- * Only successful calls count against the month: `take` counts a call when it lets it through
- * (so concurrent calls can never overshoot), and the gateway `refund`s it when the answer is
- * not a 2xx. The common case, a success, costs one round trip to the object. Everything lives
- * in the object's storage, so a restart loses nothing. The caller passes `now`: the object
- * has no clock of its own, and tests need no sleeping.
+ * `take` counts a call when it lets it through (so concurrent calls can never overshoot), and
+ * the gateway `refund`s it when the call turns out not to count (decision 003: refused before
+ * the handler ran, or failed on our side). The common case costs one round trip to the object.
+ * Everything lives in the object's storage, so a restart loses nothing. The caller passes
+ * `now`: the object has no clock of its own, and tests need no sleeping.
+ *
+ * The Meter is also the gateway's authority on whether a cached key record is still true.
+ * Every call reaches it, and it is strongly consistent, unlike KV and the isolates' memory. The
+ * use cases that revoke a key or change a plan tell it (`revokeKey`, `recordPlanVersion`) once
+ * D1 holds the change, and `take`/`peek` answer "stale" to a record that names a revoked key
+ * or an older plan version, so the gateway reloads it from D1 on the very next call. D1 stays
+ * the truth: a Meter that never heard of a key accepts it.
  *
  * Why not KV counters: KV has no atomic increment and allows one write a second per key.
  */
@@ -41,9 +48,23 @@ export interface MeterCounts {
   monthlyResetSeconds: number;
 }
 
+/** What the gateway's cached key record claims about the caller, for the Meter to judge. */
+export interface CallerRecord {
+  keyId: string;
+  /** The account's plan version when the record was read from D1 (`users.plan_version`). */
+  planVersion: number;
+}
+
+/** Why a cached key record may no longer be believed: reload it from D1. */
+export type StaleReason = "key-revoked" | "plan-changed";
+
 export type TakeResult =
-  | ({ ok: true; countsFreemium: boolean; spentBonus: boolean } & MeterCounts)
-  | ({ ok: false; limit: LimitKind; retryAfterSeconds: number } & MeterCounts);
+  | ({ ok: true; countsFreemium: boolean; spentBonus: boolean; stale?: undefined } & MeterCounts)
+  | ({ ok: false; limit: LimitKind; retryAfterSeconds: number; stale?: undefined } & MeterCounts)
+  /** Nothing was counted: the record is out of date. */
+  | { ok: false; stale: StaleReason; limit?: undefined };
+
+export type Standing = MeterCounts & { used: number; freemiumUsed: number; stale?: StaleReason };
 
 /** What `refund` needs to undo one counted call. */
 export interface Refund {
@@ -72,7 +93,22 @@ interface MeterState {
   bucket?: Bucket;
   period?: PeriodCounts;
   bonusUsed: number;
+  /** The newest plan version heard of (from a plan change, or a record fresh from D1). */
+  planVersion?: number;
 }
+
+/**
+ * Revoked key ids, with when they were revoked, under a key of their own: they change only on
+ * a revoke, so the per-call write stays small.
+ */
+type RevokedKeys = Record<string, number>;
+
+/**
+ * How long a revoked key id is remembered. A stale live copy of a revoked key can outlive the
+ * revoke by KV's 5 minutes after the last write of it, and a lookup that read D1 just before
+ * the revoke can write one a little later; a day is far past both, and keeps the list short.
+ */
+export const REVOKED_KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 export class Meter extends DurableObject<Env> {
   /**
@@ -80,6 +116,7 @@ export class Meter extends DurableObject<Env> {
    * and storage cannot disagree, and a call needs no storage read (a restart reads it again).
    */
   private state: MeterState | undefined;
+  private revoked: RevokedKeys | undefined;
 
   private load(): MeterState {
     if (!this.state) {
@@ -97,6 +134,39 @@ export class Meter extends DurableObject<Env> {
   private save(changes: Partial<MeterState>): void {
     this.state = { ...this.load(), ...changes };
     this.ctx.storage.kv.put("state", this.state);
+  }
+
+  private revokedKeys(): RevokedKeys {
+    this.revoked ??= this.ctx.storage.kv.get<RevokedKeys>("revoked") ?? {};
+    return this.revoked;
+  }
+
+  /**
+   * Whether the caller's record is out of date. A record fresher than anything heard of
+   * teaches the Meter its plan version, so a plan change whose notice never arrived still
+   * reaches the other isolates once any of them reads D1 again.
+   */
+  private judge(caller: CallerRecord | undefined): StaleReason | null {
+    if (!caller) return null;
+    if (this.revokedKeys()[caller.keyId] !== undefined) return "key-revoked";
+    const known = this.load().planVersion;
+    if (known !== undefined && caller.planVersion < known) return "plan-changed";
+    if (known === undefined || caller.planVersion > known) this.save({ planVersion: caller.planVersion });
+    return null;
+  }
+
+  /** A key was revoked in D1: refuse records that still call it live. */
+  revokeKey(revocation: { keyId: string; at: number }): void {
+    const kept = Object.entries(this.revokedKeys()).filter(([, at]) => at > revocation.at - REVOKED_KEY_MEMORY_MS);
+    this.revoked = { ...Object.fromEntries(kept), [revocation.keyId]: revocation.at };
+    this.ctx.storage.kv.put("revoked", this.revoked);
+  }
+
+  /** The account's plan changed in D1 to this version: refuse records of older versions. */
+  recordPlanVersion(version: number): void {
+    // Notices can arrive out of order; versions only grow.
+    const known = this.load().planVersion;
+    if (known === undefined || version > known) this.save({ planVersion: version });
   }
 
   private refill(policy: MeterPolicy): Bucket {
@@ -133,8 +203,13 @@ export class Meter extends DurableObject<Env> {
     };
   }
 
-  /** Counts one call, or says which limit stops it and for how long. */
-  take(policy: MeterPolicy): TakeResult {
+  /**
+   * Counts one call, or says which limit stops it and for how long, or that the caller's record
+   * is stale (nothing counted). Without `caller` no record is judged.
+   */
+  take(policy: MeterPolicy, caller?: CallerRecord): TakeResult {
+    const stale = this.judge(caller);
+    if (stale) return { ok: false, stale };
     const bucket = this.refill(policy);
     const period = this.period(policy);
     const before = this.counts(policy, bucket, period);
@@ -163,7 +238,7 @@ export class Meter extends DurableObject<Env> {
     return { ok: true, countsFreemium, spentBonus, ...this.counts(policy, nextBucket, nextPeriod) };
   }
 
-  /** Gives back a counted call whose answer was not a 2xx. A call from an earlier period just lapses. */
+  /** Gives back a counted call that turned out not to count. A call from an earlier period just lapses. */
   refund(refund: Refund): void {
     const period = this.load().period;
     if (!period || period.start !== refund.periodStart) return;
@@ -177,13 +252,15 @@ export class Meter extends DurableObject<Env> {
     });
   }
 
-  /** What the headers show without counting a call. */
-  peek(policy: MeterPolicy): MeterCounts & { used: number; freemiumUsed: number } {
+  /** What the headers show without counting a call, and whether the caller's record is stale. */
+  peek(policy: MeterPolicy, caller?: CallerRecord): Standing {
     const period = this.period(policy);
+    const stale = this.judge(caller);
     return {
       ...this.counts(policy, this.refill(policy), period),
       used: period.used,
       freemiumUsed: period.freemiumUsed,
+      ...(stale && { stale }),
     };
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Turning a call into the plain object an operation's schema parses: the query string, a JSON
  * body or multipart fields (files as `File`, repeated fields as arrays), plus path parameters.
- * The body is read with a size cap, whatever Content-Length claims.
+ * The body is read with a size cap, whatever Content-Length claims: a streamed body without one
+ * is cut at the cap. A body that is not read (too large by its Content-Length, or a call whose
+ * input is the query string) is cancelled, so its bytes are not left on a keep-alive connection.
  */
 import type { InputSource } from "~workers/hosted/definition";
 
@@ -11,9 +13,16 @@ export type ReadInputResult =
 /** Query parameters the gateway itself uses, never passed to an API. */
 const GATEWAY_PARAMS = new Set(["as"]);
 
+async function discardBody(request: Request): Promise<void> {
+  await request.body?.cancel().catch(() => undefined);
+}
+
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | null> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return null;
+  if (declared > maxBytes) {
+    await discardBody(request);
+    return null;
+  }
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];
@@ -55,6 +64,7 @@ export async function readInput(
 ): Promise<ReadInputResult> {
   const url = new URL(request.url);
   if (source === "query" || request.method === "GET" || request.method === "DELETE") {
+    await discardBody(request);
     return { ok: true, input: { ...queryObject(url), ...params } };
   }
   const bytes = await readCapped(request, maxBytes);

@@ -7,7 +7,7 @@ import type { ApiEnv } from "~workers/api/context";
 import { problem } from "~workers/api/problem";
 import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
-import { runOperation } from "./gateway";
+import { releaseBody, runOperation } from "./gateway";
 
 export const gatewayApi = new Hono<ApiEnv>();
 
@@ -22,14 +22,16 @@ for (const definition of HOSTED_DEFINITIONS) {
     const operation = definition.operations.find((candidate) => candidate.id === legacy.operationId);
     if (!operation) throw new Error(`${definition.slug}: legacy route ${legacy.path} names no operation`);
     gatewayApi.on(legacy.method, legacy.path.replace(/^\/api/, ""), (c) =>
-      runOperation(c, api, operation, legacy.adapt),
+      runOperation(c, api, operation, { adapt: legacy.adapt }),
     );
   }
 }
 
 // Anything else under /v1: an unknown API, an API whose engine is not served here yet, or a
 // method the API does not have. Each gets its own problem, never a bare 404.
-const notRouted = (c: Context<ApiEnv>) => {
+const notRouted = async (c: Context<ApiEnv>) => {
+  // Answered without reading the body: release it, as the gateway's refusals do.
+  await releaseBody(c.req.raw);
   const slug = c.req.param("slug") ?? "";
   const api = findHostedApi(slug);
   if (!api) return problem(c, "not-found", `There is no API called ${slug}. See /docs for the list.`);

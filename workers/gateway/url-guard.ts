@@ -212,6 +212,8 @@ export interface GuardedFetchOptions {
   maxBytes?: number;
   timeoutMs?: number;
   accept?: string;
+  /** The caller's own limit (the gateway's handler time-out): aborting it stops the lookups and the fetch. */
+  signal?: AbortSignal;
 }
 
 export interface GuardedFetchResult {
@@ -236,8 +238,9 @@ export async function fetchGuarded(input: string, options: GuardedFetchOptions):
     () => deadline.abort(new DOMException("The URL took too long to answer.", "TimeoutError")),
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   );
+  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
   try {
-    return await fetchWithin(url, options, deadline.signal);
+    return await fetchWithin(url, options, signal);
   } finally {
     clearTimeout(timer);
   }

@@ -31,6 +31,11 @@ export interface OperationContext {
   account: CallerAccount;
   /** The origin the request came to (`https://portico.dev`), for building absolute URLs. */
   origin: string;
+  /**
+   * Aborted when the gateway stops waiting for the handler (its time limit). `fetchUrl` obeys
+   * it already; pass it to any other outbound work, so nothing runs on after the answer.
+   */
+  signal: AbortSignal;
   /** Runs work after the response (usage, click counts). */
   waitUntil(promise: Promise<unknown>): void;
   /**

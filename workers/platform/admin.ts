@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { noticePlanVersion, type MeterNamespace } from "~workers/gateway/meter-notices";
 import { createId } from "./ids";
 import type { PlanId } from "./plans";
 /** What the admin pages read: users with their plan and this month's calls, and API latency. */
@@ -96,10 +97,12 @@ export const GrantPlanSchema = z.object({
 
 /**
  * Support's tool: puts a user on a plan for a number of days from now (Free ends any paid
- * plan), with an audit record of who did it and what it was before, in one batch.
+ * plan), with an audit record of who did it and what it was before, in one batch. The new plan
+ * version is told to the account's Meter, so the gateway applies the plan on the next call.
  */
 export async function grantPlan(
   db: D1Database,
+  meters: MeterNamespace,
   grant: { adminUserId: string; targetUserId: string; planId: PlanId; days: number; reason: string },
   now: number = Date.now(),
 ): Promise<{ ok: true; planExpiresAt: number | null } | { ok: false; code: "not-found" }> {
@@ -109,9 +112,12 @@ export async function grantPlan(
     .first<{ plan_id: string; plan_expires_at: number | null }>();
   if (!before) return { ok: false, code: "not-found" };
   const planExpiresAt = grant.planId === "free" ? null : now + grant.days * 24 * 60 * 60 * 1000;
-  await db.batch([
+  const [moved] = await db.batch([
     db
-      .prepare(`UPDATE users SET plan_id = ?, plan_expires_at = ?, updated_at = ? WHERE id = ?`)
+      .prepare(
+        `UPDATE users SET plan_id = ?, plan_expires_at = ?, plan_version = plan_version + 1, updated_at = ?
+         WHERE id = ? RETURNING plan_version`,
+      )
       .bind(grant.planId, planExpiresAt, now, grant.targetUserId),
     db
       .prepare(
@@ -130,5 +136,7 @@ export async function grantPlan(
         now,
       ),
   ]);
+  const version = (moved?.results[0] as { plan_version: number } | undefined)?.plan_version;
+  if (version !== undefined) await noticePlanVersion(meters, grant.targetUserId, version);
   return { ok: true, planExpiresAt };
 }

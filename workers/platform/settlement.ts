@@ -15,7 +15,12 @@
  * - the payment's `activation_id`: only the statement that actually moved the payment to paid
  *   (or from paid to refunded) moves the plan, so a capture call and a webhook arriving
  *   together activate once.
+ *
+ * A plan move adds one to the account's `plan_version` in the same statement, and the new
+ * version is told to the account's Meter, so the gateway's next call stops believing a cached
+ * key record with the old plan (a refund's downgrade applies at once, from every location).
  */
+import { noticePlanVersion, type MeterNamespace } from "~workers/gateway/meter-notices";
 import { applyPurchase, applyRefund, type PaidPlanId } from "./plan-periods";
 import type { PlanId } from "./plans";
 
@@ -101,6 +106,8 @@ export interface SettleResult {
   duplicate: boolean;
   planId: PlanId;
   planExpiresAt: number | null;
+  /** The account's `plan_version` after the batch. */
+  planVersion: number;
 }
 
 /** Statuses a payment may move to `target` from. */
@@ -116,6 +123,7 @@ const MAX_SETTLE_ATTEMPTS = 3;
 
 export async function settlePayment(
   db: D1Database,
+  meters: MeterNamespace,
   payment: PaymentRow,
   verdict: Verdict,
   now: number,
@@ -130,6 +138,7 @@ export async function settlePayment(
   }
   const { raced, ...result } = attempt;
   if (raced) console.error(`payment ${payment.id}: its account kept changing; left ${result.status}`);
+  if (result.planChanged && payment.user_id) await noticePlanVersion(meters, payment.user_id, result.planVersion);
   return { ...result, duplicate };
 }
 
@@ -191,7 +200,7 @@ async function settleOnce(
         .bind(activationId, now, next.planExpiresAt, now, payment.id, ...claimBinds, ...unchangedBinds),
       db
         .prepare(
-          `UPDATE users SET plan_id = ?, plan_expires_at = ?, updated_at = ?
+          `UPDATE users SET plan_id = ?, plan_expires_at = ?, plan_version = plan_version + 1, updated_at = ?
            WHERE id = ? AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND activation_id = ?)`,
         )
         .bind(next.planId, next.planExpiresAt, now, payment.user_id, payment.id, activationId),
@@ -208,7 +217,7 @@ async function settleOnce(
         .bind(now, activationId, payment.id, ...claimBinds),
       db
         .prepare(
-          `UPDATE users SET plan_id = ?, plan_expires_at = ?, updated_at = ?
+          `UPDATE users SET plan_id = ?, plan_expires_at = ?, plan_version = plan_version + 1, updated_at = ?
            WHERE id = ? AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND activation_id = ?)`,
         )
         .bind(ended.planId, ended.planExpiresAt, now, payment.user_id, payment.id, activationId),
@@ -230,13 +239,14 @@ async function settleOnce(
   const planUpdate = verdict.kind === "paid" || verdict.kind === "refunded" ? results.at(-1) : undefined;
   const [current, account, claim] = await db.batch([
     db.prepare(`SELECT status FROM payments WHERE id = ?`).bind(payment.id),
-    db.prepare(`SELECT plan_id, plan_expires_at FROM users WHERE id = ?`).bind(payment.user_id),
+    db.prepare(`SELECT plan_id, plan_expires_at, plan_version FROM users WHERE id = ?`).bind(payment.user_id),
     db
       .prepare(`SELECT claim_id FROM payment_events WHERE provider = ? AND event_key = ?`)
       .bind(event?.provider ?? "", event?.key ?? ""),
   ]);
   const status = (current?.results[0] as { status: PaymentStatus } | undefined)?.status ?? payment.status;
-  const plan = account?.results[0] as { plan_id: PlanId; plan_expires_at: number | null } | undefined;
+  const plan = account?.results[0] as
+    { plan_id: PlanId; plan_expires_at: number | null; plan_version: number } | undefined;
   const claimHeld = !event || (claim?.results[0] as { claim_id: string } | undefined)?.claim_id === claimId;
   return {
     status,
@@ -244,6 +254,7 @@ async function settleOnce(
     duplicate: !eventInserted,
     planId: plan?.plan_id ?? "free",
     planExpiresAt: plan?.plan_expires_at ?? null,
+    planVersion: plan?.plan_version ?? 0,
     // Nothing moved though the payment could and this call holds the event: the account's plan
     // changed between reading it and the batch.
     raced: verdict.kind === "paid" && paymentUpdate?.meta.changes === 0 && from.includes(status) && claimHeld,

@@ -3,6 +3,7 @@
  * per isolate. Production refuses the fakes and a missing PayPal webhook id.
  */
 import { z } from "zod";
+import type { MeterNamespace } from "~workers/gateway/meter-notices";
 import { envReader } from "~workers/config";
 import { checkProductionPayments, PaymentsConfigSchema } from "~workers/providers/payments-config";
 
@@ -10,6 +11,8 @@ import { checkProductionPayments, PaymentsConfigSchema } from "~workers/provider
 export interface WebhookEnv {
   DB: D1Database;
   CACHE: KVNamespace;
+  /** The app's Meters, told of plan changes (a refund ends the plan on the gateway's next call). */
+  METER: MeterNamespace;
   APP_ENV: string;
 }
 

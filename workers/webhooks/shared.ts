@@ -47,7 +47,7 @@ export async function settleFromEvent(
     await recordUnmatchedEvent(db, event, now);
     return c.json({ received: true, outcome: "unmatched" });
   }
-  const synced = await syncPayment(db, c.get("providers"), payment, now, event);
+  const synced = await syncPayment(db, c.env.METER, c.get("providers"), payment, now, event);
   if (!synced.ok) return webhookProblem(c, "upstream-failed", synced.detail);
   // The gateway caches keys with their plan: forget them so the next call sees the new plan.
   if (synced.planChanged && payment.user_id) await forgetAccountKeys(db, c.env.CACHE, payment.user_id);

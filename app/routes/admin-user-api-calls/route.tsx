@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const targetUserId = String(form.userId ?? "");
   if (!parsed.success)
     return data({ userId: targetUserId, message: parsed.error.issues[0]?.message ?? "Invalid input" }, { status: 400 });
-  const result = await grantPlan(env.DB, { adminUserId: admin.user.id, targetUserId, ...parsed.data });
+  const result = await grantPlan(env.DB, env.METER, { adminUserId: admin.user.id, targetUserId, ...parsed.data });
   if (!result.ok) return data({ userId: targetUserId, message: "No user has this id." }, { status: 404 });
   await forgetAccountKeys(env.DB, env.CACHE, targetUserId);
   return { userId: targetUserId, message: `Plan set to ${parsed.data.planId} for ${parsed.data.days} days.` };
