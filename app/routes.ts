@@ -4,6 +4,7 @@ export default [
   index("routes/home/route.tsx"),
   route("terms-and-conditions", "routes/terms-and-conditions/route.tsx"),
   route("privacy-policy", "routes/privacy-policy/route.tsx"),
+  route("security", "routes/security/route.tsx"),
   route("docs", "routes/docs/route.tsx"),
   route("docs/api/:slug", "routes/docs-api/route.tsx"),
   route("user/subscription", "routes/pricing/route.tsx"),
@@ -12,6 +13,8 @@ export default [
   route("user/authenticate", "routes/authenticate/route.tsx"),
   route("signup", "routes/signup/route.tsx"),
   route("change/password/:token", "routes/change-password/route.tsx"),
+  route("user/verify-email/:token?", "routes/user-verify-email/route.tsx"),
+  route("newsletter/confirm/:token", "routes/newsletter-confirm/route.tsx"),
 
   // The signed-in area: the layout's loader sends visitors without a session to /.
   layout("routes/user/layout.tsx", [

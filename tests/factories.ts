@@ -1,3 +1,5 @@
+import { env, SELF } from "cloudflare:test";
+import { expect } from "vitest";
 import { generateApiKey } from "~workers/platform/api-keys";
 import { sha256Hex } from "~workers/platform/ids";
 
@@ -45,17 +47,74 @@ export function cookieFrom(response: Response): string {
   return header.split(";")[0] ?? "";
 }
 
+/** The newest link of `kind` mailed to `email` in the development outbox (mail goes out after the response). */
+export async function linkTokenFromOutbox(email: string, kind: "verify-email" | "change/password" | "newsletter/confirm"): Promise<string> {
+  const pattern = new RegExp(`/${kind}/([A-Za-z0-9_-]+)`);
+  const mail = await eventually(
+    () =>
+      env.DB.prepare(`SELECT text_body FROM mail_outbox WHERE to_address = ? ORDER BY created_at DESC, rowid DESC LIMIT 5`)
+        .bind(email)
+        .all<{ text_body: string }>(),
+    (rows) => rows.results.some((row) => pattern.test(row.text_body)),
+  );
+  const token = mail.results.map((row) => row.text_body.match(pattern)?.[1]).find(Boolean);
+  if (!token) throw new Error(`no ${kind} link for ${email} in the outbox`);
+  return token;
+}
+
+export interface SignedUp {
+  email: string;
+  cookie: string;
+  token: string;
+  body: Record<string, unknown>;
+}
+
 /**
- * A session cookie for `email`: signs the account up on first use and logs in after that (the
- * test files share one database, so a fixed address such as ADMIN_EMAIL may exist already).
+ * Signs up by password and opens the confirmation link from the outbox, as a person would:
+ * the answer is the signed-in one of `POST /api/users/email/verify`.
  */
-export async function sessionCookieFor(
-  fetcher: { fetch: (input: string, init?: RequestInit) => Promise<Response> },
-  email: string,
-): Promise<string> {
+export async function signUpVerified(
+  fetcher: Fetcher,
+  fields: { email?: string; password?: string; name?: string; referralCode?: string; ip?: string } = {},
+): Promise<SignedUp> {
+  const email = (fields.email ?? randomEmail("acct")).trim().toLowerCase();
+  const signup = await callApi(fetcher, "POST", "/api/users/signup", {
+    body: { password: STRONG_PASSWORD, ...fields, email: fields.email ?? email },
+    ip: fields.ip,
+  });
+  if (signup.status !== 202) throw new Error(`sign-up answered ${signup.status}: ${await signup.text()}`);
+  const token = await linkTokenFromOutbox(email, "verify-email");
+  const verified = await callApi(fetcher, "POST", "/api/users/email/verify", { body: { token } });
+  if (verified.status !== 200) throw new Error(`verification answered ${verified.status}: ${await verified.text()}`);
+  const body = await verified.json<Record<string, unknown>>();
+  return { email, cookie: cookieFrom(verified), token: String(body.auth_token), body };
+}
+
+/** Signs up by password and logs in without opening the confirmation link. */
+export async function signUpUnverified(fetcher: Fetcher, email = randomEmail("unproven")): Promise<SignedUp> {
   const signup = await callApi(fetcher, "POST", "/api/users/signup", { body: { email, password: STRONG_PASSWORD } });
-  if (signup.status === 201) return cookieFrom(signup);
-  return cookieFrom(await callApi(fetcher, "POST", "/api/users/login", { body: { email, password: STRONG_PASSWORD } }));
+  if (signup.status !== 202) throw new Error(`sign-up answered ${signup.status}`);
+  await eventually(
+    () => env.DB.prepare(`SELECT id FROM users WHERE email = ?`).bind(email).first(),
+    (row) => row !== null,
+  );
+  const login = await callApi(fetcher, "POST", "/api/users/login", { body: { email, password: STRONG_PASSWORD } });
+  if (login.status !== 200) throw new Error(`login answered ${login.status}`);
+  const body = await login.json<Record<string, unknown>>();
+  return { email, cookie: cookieFrom(login), token: String(body.auth_token), body };
+}
+
+type Fetcher = { fetch: (input: string, init?: RequestInit) => Promise<Response> };
+
+/**
+ * A session cookie for `email`, with the address confirmed: logs in when the account exists
+ * (the test files share one database, so a fixed address such as ADMIN_EMAIL may exist
+ * already), else signs up and opens the link.
+ */
+export async function sessionCookieFor(fetcher: Fetcher, email: string): Promise<string> {
+  const login = await callApi(fetcher, "POST", "/api/users/login", { body: { email, password: STRONG_PASSWORD } });
+  if (login.status === 200) return cookieFrom(login);
+  return (await signUpVerified(fetcher, { email })).cookie;
 }
 
 /**
@@ -76,9 +135,10 @@ export async function createAccountWithKey(
   const statements = [
     db
       .prepare(
-        `INSERT INTO users (id, email, name, referral_code, plan_id, plan_expires_at, created_at, updated_at) VALUES (?, ?, '', ?, ?, ?, ?, ?)`,
+        `INSERT INTO users (id, email, name, referral_code, plan_id, plan_expires_at, email_verified_at, created_at, updated_at)
+         VALUES (?, ?, '', ?, ?, ?, ?, ?, ?)`,
       )
-      .bind(userId, email, `R${randomSuffix()}`.toUpperCase(), planId, expires, now, now),
+      .bind(userId, email, `R${randomSuffix()}`.toUpperCase(), planId, expires, now, now, now),
     db
       .prepare(`INSERT INTO api_keys (id, user_id, name, prefix, hash, created_at) VALUES (?, ?, 'test', ?, ?, ?)`)
       .bind(keyId, userId, key.slice(0, 14), await sha256Hex(key), now),
@@ -94,6 +154,32 @@ export async function createAccountWithKey(
   }
   await db.batch(statements);
   return { userId, keyId, key, email };
+}
+
+function getPage(path: string, cookie?: string): Promise<Response> {
+  return SELF.fetch(`${BASE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+}
+
+/** Plays the browser through the fake provider: start, authorize (auto-approve), callback. */
+export async function signInWithFakeProvider(
+  email: string,
+  options: { emailVerified?: boolean; tamper?: (callback: URL) => void } = {},
+): Promise<Response> {
+  const start = await getPage("/api/auth/oidc/start");
+  expect(start.status).toBe(302);
+  const pendingCookie = cookieFrom(start);
+  const authorize = new URL(start.headers.get("location") ?? "");
+  expect(authorize.pathname).toBe("/dev/oidc/authorize");
+  expect(authorize.searchParams.get("scope")).toBe("openid profile email");
+  expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+  authorize.searchParams.set("auto", "1");
+  authorize.searchParams.set("login_hint", email);
+  if (options.emailVerified === false) authorize.searchParams.set("email_verified", "false");
+  const approved = await getPage(authorize.pathname + authorize.search);
+  expect(approved.status).toBe(302);
+  const callback = new URL(approved.headers.get("location") ?? "");
+  options.tamper?.(callback);
+  return getPage(callback.pathname + callback.search, pendingCookie);
 }
 
 /** Calls a hosted API through the Worker under test. */

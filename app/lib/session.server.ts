@@ -1,11 +1,13 @@
 /**
  * Who is asking, for loaders and actions, and the route guards of spec §4 and §6: private
- * pages need a session, public-only pages need none, admin pages need the ADMIN_EMAIL account.
+ * pages need a session, public-only pages need none, admin pages need the ADMIN_EMAIL account with
+ * its address proven (`workers/platform/roles.ts`).
  * A guard throws a redirect; the page never renders for the wrong visitor.
  */
 import { redirect, type RouterContextProvider } from "react-router";
 import { readConfig, type Config } from "~workers/config";
 import { cloudflareContext } from "~workers/context";
+import { isAdmin, isPrivileged } from "~workers/platform/roles";
 import { readSession, type Session } from "~workers/platform/sessions";
 import { authUserFields, type AuthUserFields } from "~workers/platform/sign-in";
 
@@ -29,15 +31,11 @@ export async function getSession(request: Request, context: Readonly<RouterConte
   return readSession(env.DB, config.SESSION_SECRET, request);
 }
 
-export function isAdmin(session: Session | null, config: Config): boolean {
-  return session !== null && session.user.email === config.ADMIN_EMAIL;
-}
-
 export function toViewer(session: Session, config: Config): Viewer {
   return {
     authUser: authUserFields(session.user, session),
-    isAdmin: isAdmin(session, config),
-    isPrivileged: config.PRIVILEGED_EMAILS.includes(session.user.email),
+    isAdmin: isAdmin(config, session.user),
+    isPrivileged: isPrivileged(config, session.user),
   };
 }
 
@@ -53,6 +51,6 @@ export async function requireAnonymous(request: Request, context: Readonly<Route
 
 export async function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): Promise<Session> {
   const session = await getSession(request, context);
-  if (!session || !isAdmin(session, serverContext(context).config)) throw redirect("/");
+  if (!session || !isAdmin(serverContext(context).config, session.user)) throw redirect("/");
   return session;
 }

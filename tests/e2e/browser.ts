@@ -45,3 +45,39 @@ export async function openPage(page: Page, path: string): Promise<void> {
   // The start-up loader is in the server's HTML and leaves once the app has hydrated.
   await page.getByText("Loading Portico").waitFor({ state: "detached" });
 }
+
+/**
+ * Signs up through the form, then opens the confirmation link from the development outbox
+ * (/dev/mail), as a person would; ends signed in on the dashboard.
+ */
+export async function signUpAndConfirm(
+  page: Page,
+  email: string,
+  { name, password = "a long enough passphrase 1" }: { name?: string; password?: string } = {},
+): Promise<void> {
+  await openPage(page, "/user/authenticate?mode=signup");
+  if (name) await page.getByLabel("Name (optional)").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByText("Check your inbox").waitFor();
+  await confirmEmailFromOutbox(page, email);
+}
+
+/** Opens the newest confirmation link mailed to `email` (mail leaves after the response, so it may lag). */
+export async function confirmEmailFromOutbox(page: Page, email: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await openPage(page, "/dev/mail");
+    const mail = page
+      .getByRole("article", { name: "Confirm your Portico email address" })
+      .filter({ hasText: `To ${email} ` })
+      .first();
+    if ((await mail.count()) > 0) {
+      await mail.getByRole("link").first().click();
+      await page.waitForURL(`${baseUrl()}/user/dashboard?verified=1`);
+      return;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no confirmation mail for ${email} in /dev/mail`);
+}

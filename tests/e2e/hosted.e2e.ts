@@ -1,16 +1,12 @@
 import { expect, test } from "vitest";
-import { baseUrl, openPage, useBrowser } from "./browser";
+import { baseUrl, openPage, signUpAndConfirm, useBrowser } from "./browser";
 
 const browser = useBrowser();
 
 test("create a key, then shorten a link and draw an avatar from the live demos, and see the limits", async () => {
   const page = await browser.newPage();
   const email = `demo-${Date.now()}@example.com`;
-  await openPage(page, "/user/authenticate?mode=signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a long enough passphrase 1");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${baseUrl()}/user/dashboard`);
+  await signUpAndConfirm(page, email);
 
   await openPage(page, "/user/apikey");
   await page.getByLabel("Key name").fill("Demo");

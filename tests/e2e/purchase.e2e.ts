@@ -1,15 +1,11 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { baseUrl, openPage, useBrowser } from "./browser";
+import { baseUrl, openPage, signUpAndConfirm, useBrowser } from "./browser";
 
 const browser = useBrowser();
 
 async function signUp(page: Page, email = `buyer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`) {
-  await openPage(page, "/user/authenticate?mode=signup");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a long enough passphrase 1");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${baseUrl()}/user/dashboard`);
+  await signUpAndConfirm(page, email);
 }
 
 test("buy Standard through the local fake PayPal: the dashboard and the history show it", async () => {

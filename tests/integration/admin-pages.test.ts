@@ -9,6 +9,7 @@ import {
   randomEmail,
   randomSuffix,
   sessionCookieFor,
+  signUpVerified,
   STRONG_PASSWORD,
 } from "../factories";
 
@@ -24,11 +25,7 @@ const PROMPT_TO_IMAGE_DATA = "/ai/prompt-to-image.data?_routes=routes/admin-prom
 const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
 
 async function signedInUserCookie(): Promise<string> {
-  const signup = await callApi(SELF, "POST", "/api/users/signup", {
-    body: { email: randomEmail("member"), password: STRONG_PASSWORD },
-  });
-  expect(signup.status).toBe(201);
-  return cookieFrom(signup);
+  return (await signUpVerified(SELF, { email: randomEmail("member") })).cookie;
 }
 
 function getPage(path: string, cookie?: string): Promise<Response> {

@@ -9,6 +9,7 @@ import {
   createAccountWithKey,
   eventually,
   sessionCookieFor,
+  signUpVerified,
   STRONG_PASSWORD,
 } from "../factories";
 
@@ -138,11 +139,9 @@ describe("admin", () => {
 
   it("refuses the grant to anyone but the admin", async () => {
     const { userId } = await createAccountWithKey(env.DB);
-    const signup = await callApi(SELF, "POST", "/api/users/signup", {
-      body: { email: `u-${crypto.randomUUID()}@example.com`, password: STRONG_PASSWORD },
-    });
+    const { cookie } = await signUpVerified(SELF);
     const response = await callApi(SELF, "POST", `/api/admin/users/${userId}/plan`, {
-      cookie: cookieFrom(signup),
+      cookie,
       body: { planId: "premium", days: 30 },
     });
     expect(response.status).toBe(403);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
 import { countryOf } from "~workers/platform/country";
 import { priceFor } from "~workers/platform/plans";
-import { callApi, cookieFrom, randomClientAddress, randomEmail, STRONG_PASSWORD } from "../factories";
+import { callApi, cookieFrom, randomClientAddress, randomEmail, signUpVerified, STRONG_PASSWORD } from "../factories";
 
 const BASE = "https://portico.test";
 
@@ -64,15 +64,10 @@ describe("pricing page", () => {
   });
 
   it("applies the referral discount for a signed-in referred user", async () => {
-    const referrer = await callApi(SELF, "POST", "/api/users/signup", {
-      body: { email: randomEmail(), password: STRONG_PASSWORD },
-    });
-    const { referralCode } = await referrer.json<{ referralCode: string }>();
-    const referred = await callApi(SELF, "POST", "/api/users/signup", {
-      body: { email: randomEmail(), password: STRONG_PASSWORD, referralCode },
-    });
+    const referrer = await signUpVerified(SELF);
+    const referred = await signUpVerified(SELF, { referralCode: String(referrer.body.referralCode) });
     const html = await (
-      await SELF.fetch(`${BASE}/user/subscription?country=US`, { headers: { cookie: cookieFrom(referred) } })
+      await SELF.fetch(`${BASE}/user/subscription?country=US`, { headers: { cookie: referred.cookie } })
     ).text();
     expect(html).toContain("$8.55");
     expect(html).toContain("$16.15");

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CONTACT_BODY_LIMIT, CONTACT_THROTTLE, NEWSLETTER_THROTTLE } from "~workers/api/public";
-import { randomClientAddress, randomEmail } from "../factories";
+import { linkTokenFromOutbox, randomClientAddress, randomEmail } from "../factories";
 
 const BASE = "https://portico.test";
 
@@ -85,12 +85,26 @@ describe("POST /api/contact", () => {
 });
 
 describe("GET /api/subscribe/newsletter", () => {
-  it("subscribes a new address once, normalised", async () => {
+  it("records a new address once, normalised, and confirms it only through the mailed link (double opt-in)", async () => {
     const email = randomEmail("news");
-    expect(await (await subscribe(`  ${email.toUpperCase()} `)).json()).toMatchObject({ is_exist: true });
-    expect(await (await subscribe(email)).json()).toMatchObject({ is_exist: false });
-    const rows = await env.DB.prepare("SELECT email FROM newsletter_subscriptions WHERE email = ?").bind(email).all();
-    expect(rows.results).toEqual([{ email }]);
+    const first = await subscribe(`  ${email.toUpperCase()} `);
+    expect(await first.json()).toMatchObject({ is_exist: true });
+    const token = await linkTokenFromOutbox(email, "newsletter/confirm");
+    const pending = await env.DB.prepare("SELECT email, confirmed_at FROM newsletter_subscriptions WHERE email = ?")
+      .bind(email)
+      .all();
+    expect(pending.results).toEqual([{ email, confirmed_at: null }]);
+
+    const page = await SELF.fetch(`${BASE}/newsletter/confirm/${token}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("You are subscribed");
+    const confirmed = await env.DB.prepare("SELECT confirmed_at FROM newsletter_subscriptions WHERE email = ?")
+      .bind(email)
+      .first<{ confirmed_at: number | null }>();
+    expect(confirmed?.confirmed_at).toEqual(expect.any(Number));
+    // Asking again answers the same (accepted) and tells nobody the address is subscribed.
+    expect(await (await subscribe(email)).json()).toMatchObject({ is_exist: true });
+    expect(await (await SELF.fetch(`${BASE}/newsletter/confirm/not-a-token`)).text()).toContain("does not work");
   });
 
   it("refuses what is not an email address", async () => {

@@ -1,39 +1,16 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callApi, cookieFrom, randomEmail, STRONG_PASSWORD } from "../factories";
+import { callApi, callHosted, randomEmail, sessionCookieFor, signInWithFakeProvider, signUpVerified } from "../factories";
 
 const BASE = "https://portico.test";
 
 async function signUp(email = randomEmail("page")): Promise<{ email: string; cookie: string }> {
-  const response = await callApi(SELF, "POST", "/api/users/signup", { body: { email, password: STRONG_PASSWORD } });
-  expect(response.status).toBe(201);
-  return { email, cookie: cookieFrom(response) };
+  const { cookie } = await signUpVerified(SELF, { email });
+  return { email, cookie };
 }
 
 function get(path: string, cookie?: string): Promise<Response> {
   return SELF.fetch(`${BASE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
-}
-
-/** Plays the browser through the fake provider: start, authorize (auto-approve), callback. */
-async function signInWithFakeProvider(
-  email: string,
-  options: { emailVerified?: boolean; tamper?: (callback: URL) => void } = {},
-): Promise<Response> {
-  const start = await get("/api/auth/oidc/start");
-  expect(start.status).toBe(302);
-  const pendingCookie = cookieFrom(start);
-  const authorize = new URL(start.headers.get("location") ?? "");
-  expect(authorize.pathname).toBe("/dev/oidc/authorize");
-  expect(authorize.searchParams.get("scope")).toBe("openid profile email");
-  expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
-  authorize.searchParams.set("auto", "1");
-  authorize.searchParams.set("login_hint", email);
-  if (options.emailVerified === false) authorize.searchParams.set("email_verified", "false");
-  const approved = await get(authorize.pathname + authorize.search);
-  expect(approved.status).toBe(302);
-  const callback = new URL(approved.headers.get("location") ?? "");
-  options.tamper?.(callback);
-  return get(callback.pathname + callback.search, pendingCookie);
 }
 
 describe("route guards", () => {
@@ -65,10 +42,7 @@ describe("route guards", () => {
       const user = await signUp();
       expect((await get(path)).headers.get("location")).toBe("/");
       expect((await get(path, user.cookie)).headers.get("location")).toBe("/");
-      const admin = await callApi(SELF, "POST", "/api/users/login", {
-        body: { email: env.ADMIN_EMAIL, password: STRONG_PASSWORD },
-      });
-      const adminCookie = admin.status === 200 ? cookieFrom(admin) : (await signUp(env.ADMIN_EMAIL)).cookie;
+      const adminCookie = await sessionCookieFor(SELF, env.ADMIN_EMAIL);
       expect((await get(path, adminCookie)).status).toBe(200);
     },
   );
@@ -126,7 +100,11 @@ describe("signing in with the identity provider (the fake in tests)", () => {
 describe("account deletion", () => {
   it("removes the user's keys, sessions and personal data, and keeps payments without them", async () => {
     const { email, cookie } = await signUp();
-    await callApi(SELF, "POST", "/api/user/keys", { cookie, body: { name: "doomed" } });
+    const created = await callApi(SELF, "POST", "/api/user/keys", { cookie, body: { name: "doomed" } });
+    const { key } = await created.json<{ key: string }>();
+    // A call warms every cache of the key (this isolate's memory and KV).
+    const avatar = (apiKey: string) => callHosted(SELF, "GET", "/api/v1/avatar?seed=doomed", { key: apiKey });
+    expect((await avatar(key)).status).toBe(200);
     const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
     await env.DB.prepare(
       `INSERT INTO payments (id, user_id, provider, plan_id, amount_minor, currency, status, created_at, updated_at)
@@ -145,6 +123,8 @@ describe("account deletion", () => {
       redirect: "manual",
     });
     expect([302, 204]).toContain(response.status);
+    // The account's Meter heard of every key: the next call is refused, whatever the caches hold.
+    expect([401, 403]).toContain((await avatar(key)).status);
 
     for (const table of ["api_keys", "sessions"]) {
       const left = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = ?`).bind(user?.id).first();

@@ -1,6 +1,7 @@
 /** POST /api/ai/prompt-to-image (spec §7): admin only, limited per plan. */
 import { Hono } from "hono";
 import { generateImage, PromptToImageSchema, takeAiImageAllowance, type ImageModel } from "~workers/platform/ai-images";
+import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
 import { problem } from "./problem";
 
@@ -8,7 +9,7 @@ export const aiApi = new Hono<ApiEnv>();
 
 aiApi.post("/ai/prompt-to-image", requireSession, async (c) => {
   const { user } = c.get("session");
-  if (user.email !== c.get("config").ADMIN_EMAIL)
+  if (!isAdmin(c.get("config"), user))
     return problem(c, "forbidden", "Only the admin account may generate images.", {
       message: "Only the admin account may generate images.",
     });

@@ -76,6 +76,8 @@ paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) 
     c.get("session").user,
     parsed.data.payment_type,
   );
+  if (!started.ok && started.code === "email-unverified")
+    return problem(c, "forbidden", started.detail, { message: started.detail });
   if (!started.ok)
     return problem(c, "upstream-failed", `PayPal did not create the order: ${started.detail}`, {
       message: PAYMENT_ERROR,
@@ -91,7 +93,7 @@ paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
   const parsed = z.object({ orderID: z.string().min(1).max(64) }).safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problem(c, "invalid-input", "orderID is required.", { message: PAYMENT_ERROR });
   const { user } = c.get("session");
-  const result = await completePayPalCheckout(c.env.DB, providers(c).paypal, user, parsed.data.orderID);
+  const result = await completePayPalCheckout(c.env.DB, c.env.METER, providers(c).paypal, user, parsed.data.orderID);
   if (!result.ok) {
     const type =
       result.code === "not-found" ? "not-found" : result.code === "unavailable" ? "upstream-failed" : "invalid-input";
@@ -143,6 +145,8 @@ paymentsApi.post("/payments/cashfree/generate-session", requireSession, async (c
     appOrigin: new URL(c.req.url).origin,
     webhookBaseUrl: config.WEBHOOK_BASE_URL,
   });
+  if (!started.ok && started.code === "email-unverified")
+    return problem(c, "forbidden", started.detail, { message: started.detail });
   if (!started.ok)
     return problem(c, "upstream-failed", `Cashfree did not create the order: ${started.detail}`, {
       message: PAYMENT_ERROR,
@@ -166,7 +170,9 @@ paymentsApi.get("/payments/:paymentId/status", async (c) => {
   const now = Date.now();
   if (!isFinal(payment.status) && mayAskProvider(payment.id, now)) {
     // Reading a page never captures: an approved PayPal order is captured by its webhook or the cron.
-    const synced = await syncPayment(c.env.DB, providers(c), payment, now, undefined, { mayCapture: false });
+    const synced = await syncPayment(c.env.DB, c.env.METER, providers(c), payment, now, undefined, {
+      mayCapture: false,
+    });
     if (synced.ok) {
       if (synced.planChanged && payment.user_id) await forgetAccountKeys(c.env.DB, c.env.CACHE, payment.user_id);
       payment = (await findPayment(c.env.DB, paymentId)) ?? payment;

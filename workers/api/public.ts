@@ -8,7 +8,8 @@ import { bodyLimit } from "hono/body-limit";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import { ContactMessageSchema, saveContactMessage } from "~workers/platform/contact";
 import { cachedCountryOf } from "~workers/platform/country";
-import { NewsletterEmailSchema, subscribeToNewsletter } from "~workers/platform/newsletter";
+import { accountServices } from "~workers/platform/account-services";
+import { NewsletterEmailSchema, requestNewsletterSubscription } from "~workers/platform/newsletter";
 import { clientAddress, hitThrottle, type ThrottleRule } from "~workers/platform/throttle";
 import type { ApiEnv } from "./context";
 
@@ -58,10 +59,15 @@ publicApi.get("/subscribe/newsletter", async (c) => {
   if (!parsed.success) {
     return c.json({ is_exist: false, message: "That does not look like an email address." }, 422);
   }
-  const result = await subscribeToNewsletter(c.env.DB, parsed.data);
-  return result === "subscribed"
-    ? c.json({ is_exist: true, message: "Subscribed." })
-    : c.json({ is_exist: false, message: "This address is already subscribed." });
+  const services = accountServices(c.get("config"), c.env, c.req.raw, (promise) => c.executionCtx.waitUntil(promise));
+  const result = await requestNewsletterSubscription(services, parsed.data);
+  if (!result.ok) {
+    c.header("Retry-After", String(result.retryAfterSeconds));
+    return c.json({ is_exist: false, message: "Too many attempts. Please try again later." }, 429);
+  }
+  // Double opt-in: the same answer for a new, a pending and a confirmed address, so it tells
+  // nobody who subscribes; `is_exist: true` means the request was accepted (spec §7).
+  return c.json({ is_exist: true, message: "Check your inbox: open the link we sent to confirm the subscription." });
 });
 
 publicApi.get("/users/fetch/user-metadata", async (c) => {

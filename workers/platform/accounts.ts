@@ -3,6 +3,8 @@
  * failures are values; nothing here knows about HTTP.
  */
 import { z } from "zod";
+import { noticeRevokedKey, type MeterNamespace } from "~workers/gateway/meter-notices";
+import { forgetCachedKeys } from "./api-keys";
 import { createId } from "./ids";
 import type { OidcIdentity } from "~workers/providers/oidc/provider";
 import {
@@ -11,7 +13,6 @@ import {
   hashPassword,
   PASSWORD_MESSAGES,
   verifyPassword,
-  type PasswordProblem,
 } from "./passwords";
 import {
   findUserById,
@@ -33,23 +34,10 @@ export const EmailSchema = z
 
 export const NameSchema = z.string().trim().max(80, "Name must be at most 80 characters");
 
-export const SignUpSchema = z.object({
-  email: EmailSchema,
-  password: z.string({ error: "Password is required" }).min(1, "Password is required"),
-  name: NameSchema.default(""),
-  referralCode: z.string().trim().max(32).optional(),
-});
-export type SignUpInput = z.infer<typeof SignUpSchema>;
-
 export const LogInSchema = z.object({
   email: EmailSchema,
   password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000),
 });
-
-export type SignUpResult =
-  | { ok: true; user: User }
-  | { ok: false; code: "email-taken" }
-  | { ok: false; code: "weak-password"; problem: PasswordProblem; message: string };
 
 /** Referral codes avoid look-alike characters (0/O, 1/I/L) so they survive being read aloud. */
 const REFERRAL_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -67,16 +55,22 @@ async function insertUser(
     passwordHash: string | null;
     oidcSubject: string | null;
     avatarUrl: string | null;
+    /** Set when an identity provider vouched for the address; null for a password sign-up. */
+    emailVerifiedAt: number | null;
   },
   referralCode: string | undefined,
   now: number,
 ): Promise<User | null> {
   const id = createId("usr");
+  const code = referralCode?.trim().toUpperCase() || null;
+  // A referral is redeemed only by a proven address; until then it waits on the account.
+  const redeemNow = code !== null && fields.emailVerifiedAt !== null;
   const statements = [
     db
       .prepare(
-        `INSERT INTO users (id, email, name, avatar_url, password_hash, oidc_subject, referral_code, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        `INSERT INTO users (id, email, name, avatar_url, password_hash, oidc_subject, referral_code, email_verified_at,
+           pending_referral_code, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       )
       .bind(
         id,
@@ -86,34 +80,45 @@ async function insertUser(
         fields.passwordHash,
         fields.oidcSubject,
         createReferralCode(),
+        fields.emailVerifiedAt,
+        redeemNow ? null : code,
         now,
         now,
       ),
   ];
-  if (referralCode) {
-    // Recorded with the user in one batch; an unknown code, or none, records nothing.
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO referrals (referred_user_id, referrer_user_id, code, created_at)
-           SELECT ?, id, referral_code, ? FROM users WHERE referral_code = ? AND id <> ?`,
-        )
-        .bind(id, now, referralCode.toUpperCase(), id),
-    );
-  }
+  if (redeemNow) statements.push(redeemReferralStatement(db, id, code, now));
   const [inserted] = await db.batch(statements);
   if (!inserted || inserted.meta.changes !== 1) return null;
   return findUserById(db, id);
 }
 
-export async function signUp(db: D1Database, input: SignUpInput, now: number = Date.now()): Promise<SignUpResult> {
-  const problem = checkPasswordStrength(input.password);
-  if (problem) return { ok: false, code: "weak-password", problem, message: PASSWORD_MESSAGES[problem] };
+/** Records that `userId` joined with `code`; an unknown code, or the user's own, records nothing. */
+export function redeemReferralStatement(db: D1Database, userId: string, code: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO referrals (referred_user_id, referrer_user_id, code, created_at)
+       SELECT ?, id, referral_code, ? FROM users WHERE referral_code = ? AND id <> ?
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(userId, now, code.toUpperCase(), userId);
+}
+
+export type CreatePasswordAccountResult = { ok: true; user: User } | { ok: false; code: "email-taken" };
+
+/**
+ * Makes an unverified password account. Callers go through `registerWithPassword`
+ * (registration.ts), which answers the same whether or not the address was taken.
+ */
+export async function createPasswordAccount(
+  db: D1Database,
+  input: { email: string; name: string; passwordHash: string; referralCode?: string },
+  now: number = Date.now(),
+): Promise<CreatePasswordAccountResult> {
   const email = normaliseEmail(input.email);
   if (await findUserRowByEmail(db, email)) return { ok: false, code: "email-taken" };
   const user = await insertUser(
     db,
-    { email, name: input.name, passwordHash: await hashPassword(input.password), oidcSubject: null, avatarUrl: null },
+    { email, name: input.name, passwordHash: input.passwordHash, oidcSubject: null, avatarUrl: null, emailVerifiedAt: null },
     input.referralCode,
     now,
   );
@@ -132,9 +137,14 @@ export type OidcSignInResult =
   { ok: true; user: User; created: boolean } | { ok: false; code: "email-unverified-conflict" };
 
 /**
- * Finds the account of an identity-provider sign-in, or makes one. An existing password
- * account with the same email is linked only when the provider vouches for the address;
- * otherwise anyone who can register that address at the provider could take the account.
+ * Finds the account of an identity-provider sign-in, or makes one. An existing account with the
+ * same email is linked only when the provider vouches for the address; otherwise anyone who can
+ * register that address at the provider could take the account.
+ *
+ * Linking to an account whose address was never proven ends its pre-hijack: someone may have
+ * signed up with this address and a password before its owner came with Google. The owner is
+ * now proven, so the password is cleared and every session of the account ends before the
+ * owner signs in; whoever chose that password can no longer use it.
  */
 export async function signInWithOidc(
   db: D1Database,
@@ -143,28 +153,61 @@ export async function signInWithOidc(
   now: number = Date.now(),
 ): Promise<OidcSignInResult> {
   const subject = `${identity.issuer} ${identity.subject}`;
+  const email = normaliseEmail(identity.email);
   const linked = await db
     .prepare(`SELECT ${USER_COLUMNS} FROM users WHERE oidc_subject = ?`)
     .bind(subject)
     .first<UserRow>();
-  if (linked) return { ok: true, user: toUser(linked), created: false };
+  if (linked) {
+    if (identity.emailVerified && linked.email_verified_at === null && linked.email === email) {
+      await db
+        .prepare(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`)
+        .bind(now, now, linked.id)
+        .run();
+      const user = await findUserById(db, linked.id);
+      if (user) return { ok: true, user, created: false };
+    }
+    return { ok: true, user: toUser(linked), created: false };
+  }
 
-  const email = normaliseEmail(identity.email);
   const existing = await findUserRowByEmail(db, email);
   if (existing) {
     if (!identity.emailVerified) return { ok: false, code: "email-unverified-conflict" };
-    await db
-      .prepare(
-        `UPDATE users SET oidc_subject = ?, avatar_url = COALESCE(avatar_url, ?), updated_at = ? WHERE id = ? AND oidc_subject IS NULL`,
-      )
-      .bind(subject, identity.picture ?? null, now, existing.id)
-      .run();
+    if (existing.email_verified_at === null) {
+      await db.batch([
+        db
+          .prepare(
+            `UPDATE users SET oidc_subject = ?, avatar_url = COALESCE(avatar_url, ?), password_hash = NULL,
+               email_verified_at = ?, pending_referral_code = NULL, session_version = session_version + 1, updated_at = ?
+             WHERE id = ? AND oidc_subject IS NULL AND email_verified_at IS NULL`,
+          )
+          .bind(subject, identity.picture ?? null, now, now, existing.id),
+        db.prepare(`DELETE FROM sessions WHERE user_id = ?`).bind(existing.id),
+        db.prepare(`DELETE FROM password_resets WHERE user_id = ?`).bind(existing.id),
+        db.prepare(`DELETE FROM email_verifications WHERE user_id = ?`).bind(existing.id),
+      ]);
+    } else {
+      await db
+        .prepare(
+          `UPDATE users SET oidc_subject = ?, avatar_url = COALESCE(avatar_url, ?), updated_at = ? WHERE id = ? AND oidc_subject IS NULL`,
+        )
+        .bind(subject, identity.picture ?? null, now, existing.id)
+        .run();
+    }
     const user = await findUserById(db, existing.id);
-    return user ? { ok: true, user, created: false } : { ok: false, code: "email-unverified-conflict" };
+    // Another identity linked first (a race): refuse rather than sign in as someone else's.
+    return user && user.oidcLinked ? { ok: true, user, created: false } : { ok: false, code: "email-unverified-conflict" };
   }
   const user = await insertUser(
     db,
-    { email, name: identity.name ?? "", passwordHash: null, oidcSubject: subject, avatarUrl: identity.picture ?? null },
+    {
+      email,
+      name: identity.name ?? "",
+      passwordHash: null,
+      oidcSubject: subject,
+      avatarUrl: identity.picture ?? null,
+      emailVerifiedAt: identity.emailVerified ? now : null,
+    },
     referralCode,
     now,
   );
@@ -240,17 +283,31 @@ export async function setPassword(
 /**
  * Deletes the account: its keys, sessions, resets and referral rows go with it (foreign keys
  * cascade, and the statements say so explicitly as well). Payments, when they exist, stay
- * as records without personal data.
+ * as records without personal data. The account's Meter hears of every key, so none works
+ * again from any location, and the gateway's KV copies are dropped.
  */
-export async function deleteAccount(db: D1Database, userId: string): Promise<{ keyHashes: string[] }> {
-  const keys = await db.prepare(`SELECT hash FROM api_keys WHERE user_id = ?`).bind(userId).all<{ hash: string }>();
+export async function deleteAccount(
+  db: D1Database,
+  cache: KVNamespace,
+  meters: MeterNamespace,
+  userId: string,
+  now: number = Date.now(),
+): Promise<void> {
+  const keys = await db
+    .prepare(`SELECT id, hash FROM api_keys WHERE user_id = ?`)
+    .bind(userId)
+    .all<{ id: string; hash: string }>();
   await db.batch([
     db.prepare(`DELETE FROM api_keys WHERE user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM sessions WHERE user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM password_resets WHERE user_id = ?`).bind(userId),
+    db.prepare(`DELETE FROM email_verifications WHERE user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM referrals WHERE referred_user_id = ?`).bind(userId),
     db.prepare(`UPDATE referrals SET referrer_user_id = NULL WHERE referrer_user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM users WHERE id = ?`).bind(userId),
   ]);
-  return { keyHashes: keys.results.map((row) => row.hash) };
+  await Promise.all([
+    forgetCachedKeys(cache, keys.results.map((row) => row.hash)),
+    ...keys.results.map((row) => noticeRevokedKey(meters, userId, row.id, now)),
+  ]);
 }

@@ -1,9 +1,11 @@
 /**
  * API keys: `pk_live_` + 32 random bytes in base58. Only the SHA-256 and the first characters
- * are stored; the whole key is shown once, at creation. Revoking deletes the gateway's KV copy
- * so the key stops working within the isolate cache's few seconds.
+ * are stored; the whole key is shown once, at creation. Revoking tells the account's Meter,
+ * which the gateway asks on every call, so the key stops on the next call from anywhere,
+ * whatever the caches still hold; the gateway's KV copy is deleted too.
  */
 import { z } from "zod";
+import { noticeRevokedKey, type MeterNamespace } from "~workers/gateway/meter-notices";
 import { createId, sha256Hex } from "./ids";
 
 export const API_KEY_PREFIX = "pk_live_";
@@ -85,7 +87,10 @@ export async function listApiKeys(db: D1Database, userId: string): Promise<ApiKe
 }
 
 export type CreateApiKeyResult =
-  { ok: true; key: string; summary: ApiKeySummary } | { ok: false; code: "too-many-keys" };
+  | { ok: true; key: string; summary: ApiKeySummary }
+  | { ok: false; code: "too-many-keys" }
+  /** Keys are for accounts whose address is proven (`roles.ts`). */
+  | { ok: false; code: "email-unverified" };
 
 export async function createApiKey(
   db: D1Database,
@@ -107,10 +112,15 @@ export async function createApiKey(
     last_used_at: null,
     revoked_at: null,
   };
-  await db
-    .prepare(`INSERT INTO api_keys (id, user_id, name, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
-    .bind(row.id, userId, row.name, row.prefix, await sha256Hex(key), now)
+  // The proven address is checked in the same statement that writes the key, so no caller can skip it.
+  const inserted = await db
+    .prepare(
+      `INSERT INTO api_keys (id, user_id, name, prefix, hash, created_at)
+       SELECT ?, id, ?, ?, ?, ? FROM users WHERE id = ? AND email_verified_at IS NOT NULL`,
+    )
+    .bind(row.id, row.name, row.prefix, await sha256Hex(key), now, userId)
     .run();
+  if (inserted.meta.changes !== 1) return { ok: false, code: "email-unverified" };
   return { ok: true, key, summary: toSummary(row) };
 }
 
@@ -118,6 +128,7 @@ export async function createApiKey(
 export async function revokeApiKey(
   db: D1Database,
   cache: KVNamespace,
+  meters: MeterNamespace,
   userId: string,
   keyId: string,
   now: number = Date.now(),
@@ -127,7 +138,7 @@ export async function revokeApiKey(
     .bind(now, keyId, userId)
     .first<{ hash: string }>();
   if (!row) return false;
-  await cache.delete(apiKeyCacheName(row.hash));
+  await Promise.all([cache.delete(apiKeyCacheName(row.hash)), noticeRevokedKey(meters, userId, keyId, now)]);
   return true;
 }
 
@@ -135,16 +146,22 @@ export async function revokeApiKey(
 export async function rotateApiKey(
   db: D1Database,
   cache: KVNamespace,
+  meters: MeterNamespace,
   userId: string,
   keyId: string,
   now: number = Date.now(),
 ): Promise<CreateApiKeyResult | { ok: false; code: "not-found" }> {
   const old = await db
-    .prepare(`SELECT name FROM api_keys WHERE id = ? AND user_id = ? AND revoked_at IS NULL`)
+    .prepare(
+      `SELECT k.name, u.email_verified_at FROM api_keys k JOIN users u ON u.id = k.user_id
+       WHERE k.id = ? AND k.user_id = ? AND k.revoked_at IS NULL`,
+    )
     .bind(keyId, userId)
-    .first<{ name: string }>();
+    .first<{ name: string; email_verified_at: number | null }>();
   if (!old) return { ok: false, code: "not-found" };
-  if (!(await revokeApiKey(db, cache, userId, keyId, now))) return { ok: false, code: "not-found" };
+  // Checked before revoking, so an unproven account never loses a key it cannot replace.
+  if (old.email_verified_at === null) return { ok: false, code: "email-unverified" };
+  if (!(await revokeApiKey(db, cache, meters, userId, keyId, now))) return { ok: false, code: "not-found" };
   return createApiKey(db, userId, old.name, now);
 }
 

@@ -7,6 +7,7 @@
  * server. Cashfree (INR): the buyer pays on Cashfree's checkout and comes back to
  * /status/payment/:paymentId; the webhook, the status page or the cron settles the payment.
  */
+import type { MeterNamespace } from "~workers/gateway/meter-notices";
 import type { CashfreeClient } from "~workers/providers/cashfree/types";
 import type { PayPalClient } from "~workers/providers/paypal/types";
 import { createId } from "./ids";
@@ -14,10 +15,17 @@ import { captureRequestId, payPalVerdict } from "./payment-sync";
 import type { PaidPlanId } from "./plan-periods";
 import { PLANS, priceFor, type PlanId } from "./plans";
 import { referralSummary } from "./referrals";
+import { EMAIL_UNVERIFIED_MESSAGE, hasVerifiedEmail } from "./roles";
 import { findPaymentByOrder, settlePayment } from "./settlement";
 import type { User } from "./users";
 
-export type StartCheckoutResult<T> = ({ ok: true; paymentId: string } & T) | { ok: false; detail: string };
+export type StartCheckoutResult<T> =
+  | ({ ok: true; paymentId: string } & T)
+  | { ok: false; code: "provider-failed"; detail: string }
+  /** Plans are sold to accounts whose address is proven (`roles.ts`). */
+  | { ok: false; code: "email-unverified"; detail: string };
+
+const UNVERIFIED = { ok: false, code: "email-unverified", detail: EMAIL_UNVERIFIED_MESSAGE } as const;
 
 /** Writes the payment row at the server's price for this buyer, before the provider hears of it. */
 async function createPayment(
@@ -60,10 +68,11 @@ async function markNotOrdered(db: D1Database, paymentId: string, now: number) {
 export async function startPayPalCheckout(
   db: D1Database,
   paypal: PayPalClient,
-  user: Pick<User, "id">,
+  user: Pick<User, "id" | "emailVerifiedAt">,
   planId: PaidPlanId,
   now: number = Date.now(),
 ): Promise<StartCheckoutResult<{ orderId: string; approveUrl: string | null }>> {
+  if (!hasVerifiedEmail(user)) return UNVERIFIED;
   const { paymentId, amountMinor } = await createPayment(db, user, "paypal", planId, "USD", now);
   const order = await paypal.createOrder({
     paymentId,
@@ -72,7 +81,7 @@ export async function startPayPalCheckout(
   });
   if (!order.ok) {
     await markNotOrdered(db, paymentId, now);
-    return { ok: false, detail: order.detail };
+    return { ok: false, code: "provider-failed", detail: order.detail };
   }
   await markOrdered(db, paymentId, order.value.id, now);
   return { ok: true, paymentId, orderId: order.value.id, approveUrl: order.value.approveUrl };
@@ -81,10 +90,11 @@ export async function startPayPalCheckout(
 export async function startCashfreeCheckout(
   db: D1Database,
   cashfree: CashfreeClient,
-  user: Pick<User, "id" | "email" | "name">,
+  user: Pick<User, "id" | "email" | "name" | "emailVerifiedAt">,
   input: { planId: PaidPlanId; phone: string; customerName?: string; appOrigin: string; webhookBaseUrl: string },
   now: number = Date.now(),
 ): Promise<StartCheckoutResult<{ paymentSessionId: string }>> {
+  if (!hasVerifiedEmail(user)) return UNVERIFIED;
   const { paymentId, amountMinor } = await createPayment(db, user, "cashfree", input.planId, "INR", now);
   const order = await cashfree.createOrder({
     // Our payment id is the Cashfree order id, so every Cashfree event names our payment.
@@ -102,7 +112,11 @@ export async function startCashfreeCheckout(
   });
   if (!order.ok || !order.value.paymentSessionId) {
     await markNotOrdered(db, paymentId, now);
-    return { ok: false, detail: order.ok ? "Cashfree gave no payment session" : order.detail };
+    return {
+      ok: false,
+      code: "provider-failed",
+      detail: order.ok ? "Cashfree gave no payment session" : order.detail,
+    };
   }
   await markOrdered(db, paymentId, order.value.cfOrderId, now);
   return { ok: true, paymentId, paymentSessionId: order.value.paymentSessionId };
@@ -121,6 +135,7 @@ export type CompleteCheckoutResult =
 /** The capture after the buyer approved in PayPal's window (the browser's `onApprove`). */
 export async function completePayPalCheckout(
   db: D1Database,
+  meters: MeterNamespace,
   paypal: PayPalClient,
   user: Pick<User, "id">,
   orderId: string,
@@ -143,7 +158,7 @@ export async function completePayPalCheckout(
   if (verdict === "approved" || verdict.kind === "pending") {
     return { ok: false, code: "not-paid", detail: "PayPal has not completed the payment yet.", paymentId: payment.id };
   }
-  const settled = await settlePayment(db, payment, verdict, now);
+  const settled = await settlePayment(db, meters, payment, verdict, now);
   if (verdict.kind === "mismatch") {
     return {
       ok: false,

@@ -1,17 +1,45 @@
 /**
  * Password reset by a single-use emailed link. The token is 32 random bytes; only its
  * SHA-256 is stored; it lasts 30 minutes; using it ends every session. Asking for a reset
- * answers the same whether or not the address has an account.
+ * answers the same, after the same work, whether or not the address has an account: the
+ * look-up and the mail happen after the response.
  */
 import type { MailProvider } from "~workers/providers/mail";
+import type { AccountServices } from "./account-services";
 import { setPassword } from "./accounts";
 import { escapeHtml } from "./html";
 import { sha256Hex } from "./ids";
 import { checkPasswordStrength, PASSWORD_MESSAGES } from "./passwords";
 import { toBase64Url } from "./signing";
-import { findUserRowByEmail } from "./users";
+import { clientAddress, hitThrottle, type ThrottleRule } from "./throttle";
+import { findUserRowByEmail, normaliseEmail } from "./users";
 
 export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+export const RESETS_PER_ADDRESS: ThrottleRule = { name: "password-forgot", limit: 5, windowMs: FIFTEEN_MINUTES };
+/** Reset mails to one address, so the form cannot flood a stranger's inbox. */
+export const RESETS_PER_EMAIL: ThrottleRule = { name: "password-forgot-email", limit: 3, windowMs: FIFTEEN_MINUTES };
+
+export type ForgotPasswordResult = { ok: true } | { ok: false; code: "throttled"; retryAfterSeconds: number };
+
+/** 'Forgot password', for the page and the API alike. */
+export async function forgotPassword(
+  services: AccountServices,
+  request: Request,
+  email: string,
+  now: number = Date.now(),
+): Promise<ForgotPasswordResult> {
+  const target = normaliseEmail(email);
+  const [byAddress, byEmail] = await Promise.all([
+    hitThrottle(services.db, RESETS_PER_ADDRESS, clientAddress(request), now),
+    hitThrottle(services.db, RESETS_PER_EMAIL, target, now),
+  ]);
+  for (const throttle of [byAddress, byEmail]) {
+    if (!throttle.ok) return { ok: false, code: "throttled", retryAfterSeconds: throttle.retryAfterSeconds };
+  }
+  services.defer(requestPasswordReset(services.db, services.mail, target, services.origin, now));
+  return { ok: true };
+}
 
 export async function requestPasswordReset(
   db: D1Database,
@@ -67,5 +95,10 @@ export async function resetPassword(
     .first<{ user_id: string }>();
   if (!claimed) return { ok: false, code: "invalid-token" };
   await setPassword(db, claimed.user_id, newPassword, now);
+  // The link reached the account's inbox, which proves the address as well as a verification link.
+  await db
+    .prepare(`UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?`)
+    .bind(now, claimed.user_id)
+    .run();
   return { ok: true, userId: claimed.user_id };
 }

@@ -103,7 +103,7 @@ export async function readSession(
   request: Request,
   now: number = Date.now(),
 ): Promise<Session | null> {
-  const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) return readAuthToken(db, secret, bearer, now);
   const cookie = readCookie(request, SESSION_COOKIE);
   if (!cookie) return null;

@@ -1,11 +1,12 @@
 /**
- * What every way of signing in shares: the failed-login throttle, and starting a session
+ * What every way of signing in shares: the password log-in with its throttle, and starting a session
  * (cookie for the browser, bearer token and the non-secret `auth_user` fields for the client).
  */
 import { isSecureRequest } from "./cookies";
 import { createSession, issueAuthToken, sessionCookieHeader, sessionCookieValue } from "./sessions";
-import { clientAddress, hitThrottle, isThrottled, type ThrottleRule } from "./throttle";
-import { displayName, type User } from "./users";
+import { logIn } from "./accounts";
+import { clientAddress, hitThrottle, releaseThrottle, type ThrottleRule } from "./throttle";
+import { displayName, normaliseEmail, type User } from "./users";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const LOGIN_FAILURES_PER_EMAIL: ThrottleRule = { name: "login-email", limit: 10, windowMs: FIFTEEN_MINUTES };
@@ -30,31 +31,38 @@ export function authUserFields(user: User, session: { createdAt: number; expires
   };
 }
 
-/** Seconds to wait when either the email or the address has failed too often, else null. */
-export async function loginRetryAfter(
-  db: D1Database,
-  email: string,
-  request: Request,
-  now = Date.now(),
-): Promise<number | null> {
-  const [byEmail, byAddress] = await Promise.all([
-    isThrottled(db, LOGIN_FAILURES_PER_EMAIL, email, now),
-    isThrottled(db, LOGIN_FAILURES_PER_ADDRESS, clientAddress(request), now),
-  ]);
-  const waits = [byEmail, byAddress].flatMap((result) => (result.ok ? [] : [result.retryAfterSeconds]));
-  return waits.length ? Math.max(...waits) : null;
-}
+export type LogInAttempt =
+  | { ok: true; user: User }
+  | { ok: false; code: "throttled"; retryAfterSeconds: number }
+  | { ok: false; code: "invalid-credentials" };
 
-export async function recordLoginFailure(
+/**
+ * One password log-in, for the page and the API alike. The attempt is reserved in both
+ * throttles (per email, per client) before the password is checked, so a burst of concurrent
+ * guesses gets no more checks than the limits allow; a successful log-in gives its reservation
+ * back, so only failures count.
+ */
+export async function attemptPasswordLogIn(
   db: D1Database,
-  email: string,
   request: Request,
+  credentials: { email: string; password: string },
   now = Date.now(),
-): Promise<void> {
-  await Promise.all([
+): Promise<LogInAttempt> {
+  const email = normaliseEmail(credentials.email);
+  const address = clientAddress(request);
+  const reservations = await Promise.all([
     hitThrottle(db, LOGIN_FAILURES_PER_EMAIL, email, now),
-    hitThrottle(db, LOGIN_FAILURES_PER_ADDRESS, clientAddress(request), now),
+    hitThrottle(db, LOGIN_FAILURES_PER_ADDRESS, address, now),
   ]);
+  const waits = reservations.flatMap((result) => (result.ok ? [] : [result.retryAfterSeconds]));
+  if (waits.length) return { ok: false, code: "throttled", retryAfterSeconds: Math.max(...waits) };
+  const user = await logIn(db, email, credentials.password);
+  if (!user) return { ok: false, code: "invalid-credentials" };
+  await Promise.all([
+    releaseThrottle(db, LOGIN_FAILURES_PER_EMAIL, email, now),
+    releaseThrottle(db, LOGIN_FAILURES_PER_ADDRESS, address, now),
+  ]);
+  return { ok: true, user };
 }
 
 export interface StartedSession {

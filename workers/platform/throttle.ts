@@ -1,7 +1,10 @@
 /**
  * Fixed-window throttling on D1. One atomic upsert per hit, so concurrent requests from the
- * same client cannot both slip under the limit. Used for the public forms here and for
- * failed logins later; the per-second API limits live in the Meter Durable Object instead,
+ * same client cannot both slip under the limit. The rule for every caller: reserve the attempt
+ * (`hitThrottle`) *before* the slow work it guards — a password check, a mail — never check
+ * first and count afterwards, or a burst of concurrent attempts all pass the check together.
+ * Work that turns out not to count (a successful login) gives its reservation back
+ * (`releaseThrottle`). The per-second API limits live in the Meter Durable Object instead,
  * because a D1 round trip per call is too slow for them.
  */
 import { sha256Hex } from "./ids";
@@ -38,23 +41,18 @@ export async function hitThrottle(
   return { ok: true, remaining: rule.limit - hits };
 }
 
-/** Whether the subject is already over the limit, without counting a hit. */
-export async function isThrottled(
+/** Gives back a reservation made by `hitThrottle` in the same window (the attempt did not count). */
+export async function releaseThrottle(
   db: D1Database,
   rule: ThrottleRule,
   subject: string,
-  now: number = Date.now(),
-): Promise<ThrottleResult> {
-  const windowStart = now - (now % rule.windowMs);
-  const row = await db
-    .prepare(`SELECT hits FROM rate_limit_windows WHERE bucket = ? AND window_start = ?`)
+  reservedAt: number,
+): Promise<void> {
+  const windowStart = reservedAt - (reservedAt % rule.windowMs);
+  await db
+    .prepare(`UPDATE rate_limit_windows SET hits = hits - 1 WHERE bucket = ? AND window_start = ? AND hits > 0`)
     .bind(`${rule.name}:${await sha256Hex(subject)}`, windowStart)
-    .first<{ hits: number }>();
-  const hits = row?.hits ?? 0;
-  if (hits >= rule.limit) {
-    return { ok: false, retryAfterSeconds: Math.ceil((windowStart + rule.windowMs - now) / 1000) };
-  }
-  return { ok: true, remaining: rule.limit - hits };
+    .run();
 }
 
 /** Deletes windows that ended more than a day ago; called now and then, never on a hot path. */
@@ -65,7 +63,32 @@ export async function pruneThrottleWindows(db: D1Database, now: number = Date.no
     .run();
 }
 
-/** The address a request came from: Cloudflare's header in production, a fixed name locally. */
+/**
+ * The client a request came from, as throttles count it: Cloudflare's connecting address in
+ * production ("local" when there is none, as in development). An IPv6 client is its /64: one
+ * subscriber is routinely handed a whole /64, so counting single addresses would let it rotate
+ * through 2^64 of them.
+ */
 export function clientAddress(request: Request): string {
-  return request.headers.get("cf-connecting-ip") ?? "local";
+  const address = request.headers.get("cf-connecting-ip")?.trim();
+  if (!address) return "local";
+  return address.includes(":") ? ipv6Prefix64(address) : address;
+}
+
+/** `2001:db8:a:b:1:2:3:4` → `2001:db8:a:b::/64`; anything unparseable stays as it was given. */
+export function ipv6Prefix64(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
+  const halves = bare.split("::");
+  if (halves.length > 2) return bare;
+  const groups = (part: string | undefined) => (part ? part.split(":") : []);
+  const head = groups(halves[0]);
+  const tail = groups(halves[1]);
+  // An embedded IPv4 tail (::ffff:1.2.3.4) lies in the last 64 bits, which are dropped anyway.
+  const width = (parts: string[]) => parts.reduce((sum, part) => sum + (part.includes(".") ? 2 : 1), 0);
+  const missing = 8 - width(head) - width(tail);
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return bare;
+  const full = [...head, ...Array<string>(missing).fill("0"), ...tail];
+  const prefix = full.slice(0, 4);
+  if (!prefix.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return bare;
+  return `${prefix.map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

@@ -12,6 +12,8 @@ export interface User {
   referralCode: string;
   planId: PlanId;
   planExpiresAt: number | null;
+  /** When the account proved it reads its address (link opened, or the identity provider said so); null until then. */
+  emailVerifiedAt: number | null;
   createdAt: number;
 }
 
@@ -26,11 +28,12 @@ export interface UserRow {
   referral_code: string;
   plan_id: string;
   plan_expires_at: number | null;
+  email_verified_at: number | null;
   created_at: number;
 }
 
 export const USER_COLUMNS =
-  "id, email, name, avatar_url, password_hash, oidc_subject, session_version, referral_code, plan_id, plan_expires_at, created_at";
+  "id, email, name, avatar_url, password_hash, oidc_subject, session_version, referral_code, plan_id, plan_expires_at, email_verified_at, created_at";
 
 export function toUser(row: UserRow): User {
   return {
@@ -44,6 +47,7 @@ export function toUser(row: UserRow): User {
     referralCode: row.referral_code,
     planId: (["free", "standard", "premium"].includes(row.plan_id) ? row.plan_id : "free") as PlanId,
     planExpiresAt: row.plan_expires_at,
+    emailVerifiedAt: row.email_verified_at,
     createdAt: row.created_at,
   };
 }

@@ -8,11 +8,11 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { titled } from "~/lib/page-meta";
 import { requireAnonymous, serverContext } from "~/lib/session.server";
-import { EmailSchema, LogInSchema, logIn, SignUpSchema, signUp } from "~workers/platform/accounts";
-import { requestPasswordReset } from "~workers/platform/password-reset";
-import { loginRetryAfter, recordLoginFailure, startSession } from "~workers/platform/sign-in";
-import { clientAddress, hitThrottle } from "~workers/platform/throttle";
-import { createMailProvider } from "~workers/providers/mail";
+import { accountServices } from "~workers/platform/account-services";
+import { EmailSchema, LogInSchema } from "~workers/platform/accounts";
+import { forgotPassword } from "~workers/platform/password-reset";
+import { CHECK_INBOX_MESSAGE, registerWithPassword, SignUpSchema } from "~workers/platform/registration";
+import { attemptPasswordLogIn, startSession } from "~workers/platform/sign-in";
 import type { Route } from "./+types/route";
 
 type Mode = "login" | "signup" | "forgot";
@@ -34,47 +34,41 @@ const OIDC_ERRORS: Record<string, string> = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { env, config } = serverContext(context);
+  const { env, ctx, config } = serverContext(context);
+  const services = accountServices(config, env, request, (promise) => ctx.waitUntil(promise));
   const form = Object.fromEntries(await request.formData());
   const intent = String(form.intent ?? "");
   const values = { email: String(form.email ?? ""), name: String(form.name ?? "") };
+  const tooMany = (retryAfterSeconds: number, what: string) => {
+    const minutes = Math.ceil(retryAfterSeconds / 60);
+    return data(
+      { intent, values, errors: { form: `${what} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` } },
+      { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+    );
+  };
 
   if (intent === "signup") {
     const parsed = SignUpSchema.safeParse({ ...form, referralCode: form.referralCode || undefined });
     if (!parsed.success) return data({ intent, values, errors: fieldErrors(parsed.error.issues) }, { status: 400 });
-    const result = await signUp(env.DB, parsed.data);
+    const result = await registerWithPassword(services, request, parsed.data);
     if (!result.ok) {
-      const errors =
-        result.code === "email-taken"
-          ? { email: "An account with this email exists. Log in instead." }
-          : { password: result.message };
-      return data({ intent, values, errors }, { status: 400 });
+      if (result.code === "throttled") return tooMany(result.retryAfterSeconds, "Too many sign-ups.");
+      return data({ intent, values, errors: { password: result.message } }, { status: 400 });
     }
-    const started = await startSession(env.DB, config.SESSION_SECRET, request, result.user);
-    return redirect("/user/dashboard", { headers: { "Set-Cookie": started.setCookie } });
+    // The same answer whether or not the address has an account (the owner gets a mail).
+    const message = `${CHECK_INBOX_MESSAGE} We sent it to ${result.email}.`;
+    return data({ intent, values, sent: true, message, errors: {} as Record<string, string> });
   }
 
   if (intent === "login") {
     const parsed = LogInSchema.safeParse(form);
     if (!parsed.success) return data({ intent, values, errors: fieldErrors(parsed.error.issues) }, { status: 400 });
-    const wait = await loginRetryAfter(env.DB, parsed.data.email, request);
-    if (wait !== null) {
-      const minutes = Math.ceil(wait / 60);
-      return data(
-        {
-          intent,
-          values,
-          errors: { form: `Too many failed logins. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
-        },
-        { status: 429, headers: { "Retry-After": String(wait) } },
-      );
-    }
-    const user = await logIn(env.DB, parsed.data.email, parsed.data.password);
-    if (!user) {
-      await recordLoginFailure(env.DB, parsed.data.email, request);
+    const attempt = await attemptPasswordLogIn(env.DB, request, parsed.data);
+    if (!attempt.ok) {
+      if (attempt.code === "throttled") return tooMany(attempt.retryAfterSeconds, "Too many failed logins.");
       return data({ intent, values, errors: { form: "Wrong email or password." } }, { status: 401 });
     }
-    const started = await startSession(env.DB, config.SESSION_SECRET, request, user);
+    const started = await startSession(env.DB, config.SESSION_SECRET, request, attempt.user);
     return redirect("/user/dashboard", { headers: { "Set-Cookie": started.setCookie } });
   }
 
@@ -82,15 +76,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const parsed = EmailSchema.safeParse(form.email);
     if (!parsed.success)
       return data({ intent, values, errors: { email: parsed.error.issues[0]?.message } }, { status: 400 });
-    const throttle = await hitThrottle(
-      env.DB,
-      { name: "password-forgot", limit: 5, windowMs: 15 * 60 * 1000 },
-      clientAddress(request),
-    );
-    if (!throttle.ok)
-      return data({ intent, values, errors: { form: "Too many requests. Try again later." } }, { status: 429 });
-    await requestPasswordReset(env.DB, createMailProvider(config, env), parsed.data, new URL(request.url).origin);
-    return data({ intent, values, sent: true, errors: {} as Record<string, string> });
+    const result = await forgotPassword(services, request, parsed.data);
+    if (!result.ok) return tooMany(result.retryAfterSeconds, "Too many requests.");
+    const message = "If an account uses this address, a reset link is on its way. It works once, for 30 minutes.";
+    return data({ intent, values, sent: true, message, errors: {} as Record<string, string> });
   }
 
   return data({ intent, values, errors: { form: "Unknown request." } }, { status: 400 });
@@ -106,7 +95,7 @@ export default function Authenticate({ actionData }: Route.ComponentProps) {
   const oidcError = params.get("error");
   const result = actionData?.intent === mode ? actionData : undefined;
   const errors: Record<string, string | undefined> = result?.errors ?? {};
-  const sent = Boolean(result && "sent" in result && result.sent);
+  const sentMessage = result && "message" in result && typeof result.message === "string" ? result.message : undefined;
 
   const tab = (value: Mode, label: string) => (
     <button
@@ -204,12 +193,12 @@ export default function Authenticate({ actionData }: Route.ComponentProps) {
             {errors.form}
           </p>
         )}
-        {sent && (
+        {sentMessage && (
           <p
             role="status"
             className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
           >
-            If an account uses this address, a reset link is on its way. It works once, for 30 minutes.
+            {sentMessage}
           </p>
         )}
         <button type="submit" disabled={busy} className={`${PRIMARY_BUTTON} w-full`}>

@@ -7,11 +7,13 @@
 import { Check } from "lucide-react";
 import { useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import { formatPrice } from "~/lib/payment-format";
 import { cashfreeSdkConfig, payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { titled } from "~/lib/page-meta";
 import { getSession, serverContext } from "~/lib/session.server";
 import { SITE } from "~/lib/site";
+import { hasVerifiedEmail } from "~workers/platform/roles";
 import { HOSTED_APIS, type HostedApi } from "~workers/hosted/registry";
 import { cachedCountryOf, currencyFor } from "~workers/platform/country";
 import {
@@ -63,7 +65,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     country,
     currency,
     referred,
-    canBuy: Boolean(session?.user.email),
+    // Plans are sold to accounts whose address is proven; the server checks it again.
+    canBuy: Boolean(session?.user.email) && session !== null && hasVerifiedEmail(session.user),
+    mustVerify: session !== null && !hasVerifiedEmail(session.user),
     plans,
     groups: { free: names("free"), freemium: names("freemium"), premium: names("premium") },
     // Public SDK settings only, and only the provider this visitor pays through.
@@ -107,7 +111,8 @@ function IncludedApis({
 }
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {
-  const { country, currency, referred, canBuy, plans, groups, paypal, cashfree } = loaderData;
+  const { country, currency, referred, canBuy, mustVerify, plans, groups, paypal, cashfree } = loaderData;
+  const cannotBuyReason = mustVerify ? "Please confirm your email first" : "Please login first";
   const [searchParams] = useSearchParams();
   // The server checks the provider against the buyer's country. In development that country
   // is the page's `?country=`, so the payment session requests carry it along (the server
@@ -206,11 +211,11 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                   Start free
                 </Link>
               ) : (
-                <span className="mt-4" title={canBuy ? undefined : "Please login first"}>
+                <span className="mt-4" title={canBuy ? undefined : cannotBuyReason}>
                   <button
                     type="button"
                     disabled={!canBuy || buying !== null}
-                    aria-describedby={canBuy ? undefined : "login-first"}
+                    aria-describedby={canBuy ? undefined : mustVerify ? "verify-email-heading" : "login-first"}
                     aria-haspopup="dialog"
                     data-testid={`buy-${plan.id}`}
                     onClick={() => buy(plan)}
@@ -228,7 +233,12 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           );
         })}
       </div>
-      {!canBuy && (
+      {mustVerify && (
+        <div className="mx-auto mt-4 max-w-2xl">
+          <VerifyEmailNotice reason="buy a plan" />
+        </div>
+      )}
+      {!canBuy && !mustVerify && (
         <p id="login-first" className="mt-4 text-center text-sm text-slate-500">
           Please login first:{" "}
           <Link to="/user/authenticate" className="text-brand-600 hover:underline">

@@ -17,13 +17,15 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from "~workers/platform/api-keys";
+import { EMAIL_UNVERIFIED_MESSAGE, hasVerifiedEmail } from "~workers/platform/roles";
+import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import type { Route } from "./+types/route";
 
 export const meta = () => [{ title: titled("API keys") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
-  return { keys: await listApiKeys(serverContext(context).env.DB, user.id) };
+  return { keys: await listApiKeys(serverContext(context).env.DB, user.id), emailVerified: hasVerifiedEmail(user) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,18 +42,27 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await createApiKey(env.DB, user.id, name.data);
     if (!result.ok)
       return data(
-        { errors: { name: `You can hold at most ${MAX_KEYS_PER_USER} active keys. Revoke one first.` } },
-        { status: 400 },
+        {
+          errors: {
+            name:
+              result.code === "email-unverified"
+                ? EMAIL_UNVERIFIED_MESSAGE
+                : `You can hold at most ${MAX_KEYS_PER_USER} active keys. Revoke one first.`,
+          },
+        },
+        { status: result.code === "email-unverified" ? 403 : 400 },
       );
     return { created: { key: result.key, name: result.summary.name } };
   }
   if (intent === "rotate") {
-    const result = await rotateApiKey(env.DB, env.CACHE, user.id, keyId);
+    const result = await rotateApiKey(env.DB, env.CACHE, env.METER, user.id, keyId);
+    if (!result.ok && result.code === "email-unverified")
+      return data({ errors: { form: EMAIL_UNVERIFIED_MESSAGE } }, { status: 403 });
     if (!result.ok) return data({ errors: { form: "That key is no longer active." } }, { status: 404 });
     return { created: { key: result.key, name: result.summary.name } };
   }
   if (intent === "revoke") {
-    const revoked = await revokeApiKey(env.DB, env.CACHE, user.id, keyId);
+    const revoked = await revokeApiKey(env.DB, env.CACHE, env.METER, user.id, keyId);
     return revoked ? { revoked: true } : data({ errors: { form: "That key is no longer active." } }, { status: 404 });
   }
   return data({ errors: { form: "Unknown request." } }, { status: 400 });
@@ -102,7 +113,7 @@ function NewKey({ value, name }: { value: string; name: string }) {
 }
 
 export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps) {
-  const { keys } = loaderData;
+  const { keys, emailVerified } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const errors: Record<string, string | undefined> =
@@ -124,6 +135,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
           {errors.form}
         </p>
       )}
+      {!emailVerified && <VerifyEmailNotice reason="create API keys" />}
       <Form method="post" className="flex flex-wrap items-end gap-3" noValidate key={created?.key ?? "new"}>
         <input type="hidden" name="intent" value="create" />
         <div className="w-full max-w-xs">
@@ -135,7 +147,7 @@ export default function ApiKeys({ loaderData, actionData }: Route.ComponentProps
             error={errors.name}
           />
         </div>
-        <button type="submit" disabled={busy} className={PRIMARY_BUTTON}>
+        <button type="submit" disabled={busy || !emailVerified} className={PRIMARY_BUTTON}>
           Create key
         </button>
       </Form>

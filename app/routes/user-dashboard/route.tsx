@@ -1,8 +1,9 @@
 /** The profile and dashboard (spec §2 `/user/dashboard`). */
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { Avatar } from "~/components/avatar";
+import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import { titled } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
 import { currentPlanPeriod, PLANS, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT } from "~workers/platform/plans";
@@ -12,6 +13,7 @@ import { meterStanding } from "~workers/gateway/meter-policy";
 import { findHostedApi } from "~workers/hosted/registry";
 import { UsageChart } from "./usage-chart";
 import { displayName } from "~workers/platform/users";
+import { hasVerifiedEmail } from "~workers/platform/roles";
 import type { Route } from "./+types/route";
 
 export const meta = () => [{ title: titled("Dashboard") }];
@@ -50,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     month: { used: standing.used, limit: standing.monthlyLimit, remaining: standing.monthlyRemaining },
     days,
     referral: { code: user.referralCode, ...referral },
+    emailVerified: hasVerifiedEmail(user),
   };
 }
 
@@ -61,7 +64,8 @@ const dateFormat = new Intl.DateTimeFormat("en-GB", {
 });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { username, email, avatarUrl, plan, period, usage, month, referral, days } = loaderData;
+  const { username, email, avatarUrl, plan, period, usage, month, referral, days, emailVerified } = loaderData;
+  const [searchParams] = useSearchParams();
   const [copied, setCopied] = useState(false);
   // Referral bonus calls still available, on top of the plan's quota (the Meter counts them).
   const bonus = Math.max(0, month.limit - plan.monthlyQuota);
@@ -81,6 +85,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p className="text-slate-600 dark:text-slate-400">{email}</p>
         </div>
       </section>
+      {emailVerified && searchParams.has("verified") && (
+        <p
+          role="status"
+          className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+        >
+          Your email address is confirmed. Create an API key to make your first call.
+        </p>
+      )}
+      {!emailVerified && <VerifyEmailNotice reason="create API keys, buy a plan and use a referral code" />}
 
       <div className="grid gap-6 md:grid-cols-2">
         <section

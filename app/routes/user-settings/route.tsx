@@ -6,7 +6,6 @@ import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON
 import { titled } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
 import { changePassword, deleteAccount, ProfileSchema, updateProfile } from "~workers/platform/accounts";
-import { forgetCachedKeys } from "~workers/platform/api-keys";
 import { isSecureRequest } from "~workers/platform/cookies";
 import { clearSessionCookieHeader, endAllSessions } from "~workers/platform/sessions";
 import { startSession } from "~workers/platform/sign-in";
@@ -79,8 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    const { keyHashes } = await deleteAccount(env.DB, user.id);
-    await forgetCachedKeys(env.CACHE, keyHashes);
+    await deleteAccount(env.DB, env.CACHE, env.METER, user.id);
     return redirect("/", signedOut);
   }
 

@@ -11,6 +11,7 @@ import { payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { requireSession, serverContext } from "~/lib/session.server";
 import type { Route } from "./+types/route";
 import { EasyPay } from "./easy-pay-drawer";
+import { isPrivileged } from "~workers/platform/roles";
 import type { PaymentRecord } from "~workers/platform/payments";
 
 export const meta = () => [{ title: titled("PaymentRecord history") }];
@@ -19,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
   const { config } = serverContext(context);
   // The privileged accounts (spec §6) see the plan-expiry column and the Easy Pay drawer.
-  const privileged = config.PRIVILEGED_EMAILS.includes(user.email);
+  const privileged = isPrivileged(config, user);
   return {
     showPlanExpiry: privileged,
     easyPay: privileged ? { buttonId: config.PAYPAL_EASY_PAY_BUTTON_ID, sdk: payPalSdkConfig(config) } : null,
