@@ -84,6 +84,9 @@ export function Footer() {
           <Link to="/privacy-policy" className="hover:underline">
             Privacy Policy
           </Link>
+          <Link to="/security" className="hover:underline">
+            Security
+          </Link>
         </div>
       </div>
     </footer>
