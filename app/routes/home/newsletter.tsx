@@ -70,6 +70,10 @@ export function Newsletter() {
       <p role="status" className="mt-3 min-h-5 text-sm font-medium">
         {outcome && NEWSLETTER_TEXTS[outcome]}
       </p>
+      {outcome === "success" && (
+        // Double opt-in: the subscription counts once the mailed link is opened.
+        <p className="text-sm text-indigo-100">Open the link we just mailed you to confirm it.</p>
+      )}
     </section>
   );
 }

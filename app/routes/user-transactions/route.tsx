@@ -1,5 +1,5 @@
 /**
- * PaymentRecord history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
+ * Payment history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
  * loaded page kept so going back costs nothing; Previous off on page 1, Next on the last.
  * The privileged accounts also get the Easy Pay drawer.
  */
@@ -14,7 +14,7 @@ import { EasyPay } from "./easy-pay-drawer";
 import { isPrivileged } from "~workers/platform/roles";
 import type { PaymentRecord } from "~workers/platform/payments";
 
-export const meta = () => [{ title: titled("PaymentRecord history") }];
+export const meta = () => [{ title: titled("Payment history") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
@@ -77,7 +77,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">PaymentRecord History</h1>
+        <h1 className="text-2xl font-bold">Payment History</h1>
         {easyPay && <EasyPay buttonId={easyPay.buttonId} sdk={easyPay.sdk} />}
       </div>
       <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
