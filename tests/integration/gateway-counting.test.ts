@@ -13,7 +13,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { assignRequestId, type ApiEnv } from "~workers/api/context";
+import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { runOperation, type RunOptions } from "~workers/gateway/gateway";
 import { meterPolicy, meterStanding } from "~workers/gateway/meter-policy";
 import { gatewayApi } from "~workers/gateway/routes";

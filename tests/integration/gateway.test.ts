@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { assignRequestId, type ApiEnv } from "~workers/api/context";
+import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { MEMORY_TTL_MS, resolveApiKey } from "~workers/gateway/api-key-auth";
 import { runOperation } from "~workers/gateway/gateway";
 import { findDefinition } from "~workers/hosted/definitions";

@@ -4,7 +4,7 @@ import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { grantPlan, GrantPlanSchema } from "~workers/platform/admin";
 import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "./problem";
+import { problem } from "~workers/http/problem";
 
 export const adminApi = new Hono<ApiEnv>();
 

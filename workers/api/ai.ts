@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { generateImage, PromptToImageSchema, takeAiImageAllowance, type ImageModel } from "~workers/platform/ai-images";
 import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "./problem";
+import { problem } from "~workers/http/problem";
 
 export const aiApi = new Hono<ApiEnv>();
 

@@ -1,22 +1,9 @@
 import type { MiddlewareHandler } from "hono";
-import { readConfig, type Config } from "~workers/config";
-import { readSession, type Session } from "~workers/platform/sessions";
-import { problem } from "./problem";
+import type { ApiEnv } from "~workers/http/env";
+import { problem } from "~workers/http/problem";
+import { readSession } from "~workers/platform/sessions";
 
-/** What every Hono handler of the main Worker can read. */
-export type ApiEnv = {
-  Bindings: Env;
-  Variables: { requestId: string; config: Config; session: Session };
-};
-
-/** Names each request once, so a logged failure and the answer's `requestId` match. */
-export const assignRequestId: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
-  c.set("requestId", requestId);
-  c.set("config", readConfig(c.env));
-  await next();
-  c.header("x-request-id", requestId);
-};
+export type { ApiEnv } from "~workers/http/env";
 
 /** Lets only signed-in callers (session cookie or bearer auth_token) through. */
 export const requireSession: MiddlewareHandler<ApiEnv> = async (c, next) => {

@@ -3,8 +3,8 @@
  * answer problem+json, never a bare 500.
  */
 import { Hono } from "hono";
-import { assignRequestId, type ApiEnv } from "./context";
-import { problem } from "./problem";
+import { assignRequestId, type ApiEnv } from "~workers/http/env";
+import { problem } from "~workers/http/problem";
 import { publicApi } from "./public";
 import { gatewayApi } from "~workers/gateway/routes";
 import { adminApi } from "./admin";

@@ -9,7 +9,7 @@ import { PLANS } from "~workers/platform/plans";
 import { findPayment } from "~workers/platform/settlement";
 import { deliveryThrough, paymentProvidersFor } from "~workers/providers/payments";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "./problem";
+import { problem } from "~workers/http/problem";
 
 const PAYMENT_ERROR = "Unable to process the payment. Please try again.";
 const METHOD_NAMES = { paypal: "PayPal", cashfree: "Cashfree" } as const;

@@ -25,7 +25,7 @@ import { forgotPassword, resetPassword } from "~workers/platform/password-reset"
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { attemptPasswordLogIn, authUserFields, startSession } from "~workers/platform/sign-in";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "./problem";
+import { problem } from "~workers/http/problem";
 
 const JSON_LIMIT = bodyLimit({
   maxSize: 8 * 1024,

@@ -12,8 +12,8 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { ApiEnv } from "~workers/api/context";
-import { problem } from "~workers/api/problem";
+import type { ApiEnv } from "~workers/http/env";
+import { problem } from "~workers/http/problem";
 import type { HandlerResult, Operation, OperationContext } from "~workers/hosted/definition";
 import { UrlInputError } from "~workers/hosted/definition";
 import type { HostedApi } from "~workers/hosted/registry";

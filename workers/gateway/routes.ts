@@ -3,8 +3,8 @@
  * registry's older spellings), plus the legacy paths older clients call.
  */
 import { Hono, type Context } from "hono";
-import type { ApiEnv } from "~workers/api/context";
-import { problem } from "~workers/api/problem";
+import type { ApiEnv } from "~workers/http/env";
+import { problem } from "~workers/http/problem";
 import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
 import { releaseBody, runOperation } from "./gateway";

@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { Config } from "~workers/config";
 import type { PlanId } from "~workers/platform/plans";
-import type { ProblemType } from "~workers/api/problem";
+import type { ProblemType } from "~workers/http/problem";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 

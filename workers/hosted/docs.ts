@@ -1,5 +1,5 @@
 /** Everything a docs page shows about one API's calls, as plain data for the page. */
-import { PROBLEM_TYPES } from "~workers/api/problem";
+import { PROBLEM_TYPES } from "~workers/http/problem";
 import { findDefinition } from "./definitions";
 import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
 import { codeSamples, type CodeSamples } from "./samples";

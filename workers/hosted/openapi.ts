@@ -3,7 +3,7 @@ import type { LegacyRoute, Operation } from "./definition";
 import { HOSTED_DEFINITIONS } from "./definitions";
 import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
 import { findHostedApi } from "./registry";
-import { PROBLEM_TYPES } from "~workers/api/problem";
+import { PROBLEM_TYPES } from "~workers/http/problem";
 import { PLAN_GROUP_LABELS } from "~workers/platform/plans";
 
 const ERROR_RESPONSES: Record<string, string> = {

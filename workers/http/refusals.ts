@@ -4,7 +4,7 @@
  * problem+json like every other API error; on pages they are words a person can read. A page
  * cannot show a message beside a field of a form it never read, so the whole page says it.
  */
-import { problemBody, type ProblemType } from "~workers/api/problem";
+import { problemBody, type ProblemType } from "./problem";
 import { escapeHtml } from "~workers/platform/html";
 
 export interface Refusal {
@@ -16,7 +16,7 @@ export interface Refusal {
 
 export function refusalResponse(request: Request, refusal: Refusal, kind: "api" | "page"): Response {
   if (kind === "api") {
-    // As workers/api/context.ts names requests, so a logged failure and the answer match.
+    // As workers/http/env.ts names requests, so a logged failure and the answer match.
     const requestId = request.headers.get("cf-ray") ?? crypto.randomUUID();
     return new Response(JSON.stringify(problemBody(refusal.problem, refusal.detail, requestId)), {
       status: refusal.status,

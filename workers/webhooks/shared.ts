@@ -1,6 +1,6 @@
 /** What both webhook endpoints share: their context, problems, and settling on an event. */
 import type { Context } from "hono";
-import { problemBody, type ProblemType } from "~workers/api/problem";
+import { problemBody, type ProblemType } from "~workers/http/problem";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { syncPayment } from "~workers/platform/payment-sync";
 import { isEventRecorded, recordUnmatchedEvent, type EventRecord, type PaymentRow } from "~workers/platform/settlement";

@@ -4,7 +4,7 @@
  * `success` member) get it as an extension member beside the standard ones.
  */
 import type { Context } from "hono";
-import type { ApiEnv } from "./context";
+import type { ApiEnv } from "./env";
 
 export const PROBLEM_TYPES = {
   "invalid-input": { status: 422, title: "Invalid input" },
