@@ -7,10 +7,10 @@ export default [
   route("security", "routes/security/route.tsx"),
   route("docs", "routes/docs/route.tsx"),
   route("docs/api/:slug", "routes/docs-api/route.tsx"),
-  route("user/subscription", "routes/pricing/route.tsx"),
+  route("user/subscription", "routes/user-subscription/route.tsx"),
 
   // Accounts (public-only and public).
-  route("user/authenticate", "routes/authenticate/route.tsx"),
+  route("user/authenticate", "routes/user-authenticate/route.tsx"),
   route("signup", "routes/signup/route.tsx"),
   route("change/password/:token", "routes/change-password/route.tsx"),
   route("user/verify-email/:token?", "routes/user-verify-email/route.tsx"),
@@ -27,17 +27,17 @@ export default [
   // Admin only: the layout's loader and each page's own loader and action send anyone but
   // ADMIN_EMAIL to / (a single-fetch request can run a page's loader without the layout's).
   layout("routes/admin/layout.tsx", [
-    route("user-api-calls", "routes/admin-user-api-calls/route.tsx"),
-    route("benchmarking", "routes/admin-benchmarking/route.tsx"),
-    route("ai/prompt-to-image", "routes/admin-prompt-to-image/route.tsx"),
+    route("user-api-calls", "routes/user-api-calls/route.tsx"),
+    route("benchmarking", "routes/benchmarking/route.tsx"),
+    route("ai/prompt-to-image", "routes/ai-prompt-to-image/route.tsx"),
   ]),
 
   // Try an API from the browser with your own key.
   route(":slug/live-demo", "routes/live-demo/route.tsx"),
 
   // Where a short link that no longer works lands.
-  route(":type/redirect/error/:username", "routes/redirect-error/route.tsx"),
-  route("status/payment/:paymentId", "routes/payment-status/route.tsx"),
+  route(":type/redirect/error/:alias", "routes/redirect-error/route.tsx"),
+  route("status/payment/:paymentId", "routes/status-payment/route.tsx"),
 
   // Development only (its loader answers 404 elsewhere).
   route("dev/mail", "routes/dev-mail/route.tsx"),

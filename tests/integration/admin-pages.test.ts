@@ -18,9 +18,9 @@ const HOUR_MS = 60 * 60 * 1000;
 
 // React Router's single fetch runs only the loaders named in `_routes`: the admin layout's
 // loader is skipped, so each admin route has to check the admin on its own.
-const USER_API_CALLS_DATA = "/user-api-calls.data?_routes=routes/admin-user-api-calls/route";
-const BENCHMARKING_DATA = "/benchmarking.data?_routes=routes/admin-benchmarking/route";
-const PROMPT_TO_IMAGE_DATA = "/ai/prompt-to-image.data?_routes=routes/admin-prompt-to-image/route";
+const USER_API_CALLS_DATA = "/user-api-calls.data?_routes=routes/user-api-calls/route";
+const BENCHMARKING_DATA = "/benchmarking.data?_routes=routes/benchmarking/route";
+const PROMPT_TO_IMAGE_DATA = "/ai/prompt-to-image.data?_routes=routes/ai-prompt-to-image/route";
 
 const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
 

@@ -1,4 +1,4 @@
-/** Where a short link that no longer works lands (spec §2 `/:type/redirect/error/:username`). */
+/** Where a short link that no longer works lands (spec §2 `/:type/redirect/error/:alias`). */
 import { data, Link } from "react-router";
 import { titled } from "~/lib/page-meta";
 import type { Route } from "./+types/route";
@@ -12,7 +12,7 @@ export function loader({ params }: Route.LoaderArgs) {
   const reason = REASONS[params.type];
   // Not a status page a crawler should keep: say 410 for expired links and 404 otherwise.
   return data(
-    { reason: reason ?? REASONS.missing!, alias: params.username },
+    { reason: reason ?? REASONS.missing!, alias: params.alias },
     { status: params.type === "expired" ? 410 : 404 },
   );
 }
