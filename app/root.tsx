@@ -125,8 +125,9 @@ export function useViewer(): Viewer | null {
 }
 
 /**
- * Keeps the browser's `auth_user` record in step with the server's session (spec §3, §4):
- * written when signed in, removed when not, and a sign-out once its lifetime has passed.
+ * Keeps the browser's `auth_user` record in step with the server's session
+ * (docs/product.md#auth-user and #session-expiry): written when signed in, removed when not, and a
+ * sign-out once its lifetime has passed.
  */
 function useAuthUserSync(viewer: Viewer | null) {
   useEffect(() => {
@@ -151,7 +152,7 @@ function Chrome({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useAuthUserSync(useViewer());
   useEffect(() => {
-    // Spec §4: a 401 from any call signs the visitor out and sends them home.
+    // A 401 from any call signs the visitor out and sends them home (docs/product.md#session-expiry).
     const goHome = () => void signOut();
     window.addEventListener(REDIRECT_HOME_EVENT, goHome);
     return () => window.removeEventListener(REDIRECT_HOME_EVENT, goHome);

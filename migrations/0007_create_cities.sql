@@ -1,4 +1,4 @@
--- Cities for the location API (docs/decisions/002-location-data.md). The table starts empty:
+-- Cities for the location API (docs/decisions/011-cities-from-d1.md). The table starts empty:
 -- 148,038 rows do not fit in the Worker and would slow every test file that applies the
 -- migrations, so `scripts/seed-cities.ts` loads them from country-state-city with
 -- `wrangler d1 execute`.

@@ -1,7 +1,7 @@
 /**
  * Loads the location API's `cities` table (migrations/0007_create_cities.sql) from
  * country-state-city's city list, which does not fit in the Worker
- * (docs/decisions/002-location-data.md). Writes batched `INSERT … ON CONFLICT DO NOTHING` files
+ * (docs/decisions/011-cities-from-d1.md). Writes batched `INSERT … ON CONFLICT DO NOTHING` files
  * into a temporary folder and runs `wrangler d1 execute DB --file` for each; every argument is
  * passed on to wrangler:
  *

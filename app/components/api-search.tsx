@@ -1,5 +1,5 @@
 /**
- * 'Search APIs' (spec §2): filters the menu by name, case-insensitively, 332 ms after the
+ * 'Search APIs' (docs/product.md#api-search): filters the menu by name, case-insensitively, 332 ms after the
  * last keystroke; 'Home' is never a result; empty input clears the results.
  */
 import { Search } from "lucide-react";

@@ -1,4 +1,4 @@
-/** The footer (spec §2): logo, copyright, copy-support-address, social link, legal links. */
+/** The footer (docs/product.md#footer): logo, copyright, copy-support-address, social link, legal links. */
 import { Check, Copy, ExternalLink } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";

@@ -1,4 +1,4 @@
-/** The not-found page (spec §2 "Other"). 'Go to Home' goes to / with a full reload. */
+/** The not-found page (docs/product.md#not-found). 'Go to Home' goes to / with a full reload. */
 export function NotFound() {
   return (
     <section className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">

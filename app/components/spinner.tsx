@@ -5,7 +5,7 @@ export function Spinner({ className = "size-10" }: { className?: string }) {
   return <LoaderCircle aria-hidden="true" className={`animate-spin text-brand-600 ${className}`} />;
 }
 
-/** The full-screen loader (spec §2 "Other"): for requests that ask for it. */
+/** The full-screen loader (docs/product.md#loading): for requests that ask for it. */
 export function GlobalLoader() {
   const active = useLoaderActive();
   if (!active) return null;

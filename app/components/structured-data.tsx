@@ -1,5 +1,5 @@
 /**
- * schema.org data for search engines (spec §2): the product as a WebAPI, the FAQ, the
+ * schema.org data for search engines (docs/product.md#structured-data): the product as a WebAPI, the FAQ, the
  * breadcrumbs of the current page, the organisation and the site with its search action.
  */
 import { FAQ } from "~/lib/faq";

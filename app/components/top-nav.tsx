@@ -1,5 +1,5 @@
 /**
- * The top navigation bar (spec §2): the first four menu entries, 'More API's' with the rest,
+ * The top navigation bar (docs/product.md#top-nav): the first four menu entries, 'More API's' with the rest,
  * 'Pricing', the API search and the colour-mode switch. Below 1024 px the entries fold into
  * a panel behind a menu button.
  */

@@ -1,5 +1,5 @@
 /**
- * The shared request helper of spec §7: base `/api`, 30 s timeout, bearer token from the
+ * The shared request helper (docs/product.md#request-helper): base `/api`, 30 s timeout, bearer token from the
  * stored user, a fixed client header, GET options as query parameters, an optional global
  * loader, and a 401 turned into a 'redirect-to-home' event with no result.
  */
@@ -7,7 +7,7 @@ import { readAuthUser } from "./auth-user";
 import { startLoader } from "./loader-store";
 
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** Identifies the web client to the server (spec §6 "a fixed client-identifying header"). */
+/** Identifies the web client to the server (docs/product.md#request-helper). */
 export const CLIENT_HEADER = { "x-portico-client": "web" } as const;
 export const REDIRECT_HOME_EVENT = "portico:redirect-home";
 

@@ -1,5 +1,6 @@
 /**
- * The signed-in user's non-secret record in local storage under `auth_user` (spec §3, §4).
+ * The signed-in user's non-secret record in local storage under `auth_user`
+ * (docs/product.md#auth-user and #session-expiry).
  * The session itself is an httpOnly cookie; this record only lets the page show who is
  * signed in and sign itself out when the token's lifetime has passed.
  */
@@ -16,7 +17,7 @@ export interface AuthUser {
   [field: string]: unknown;
 }
 
-/** True while the record's token is still within its lifetime (spec §4). */
+/** True while the record's token is still within its lifetime (docs/product.md#session-expiry). */
 export function isAuthUserCurrent(user: AuthUser | null, now: number = Date.now()): boolean {
   if (!user) return false;
   const { tokenCreatedAt, expiresIn } = user;

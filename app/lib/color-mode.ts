@@ -1,5 +1,5 @@
 /**
- * Light/dark colour mode (spec §3): light at first, the system preference ignored, the
+ * Light/dark colour mode (docs/product.md#colour-mode): light at first, the system preference ignored, the
  * choice kept in local storage. The inline script below runs before the first paint so a
  * dark-mode reader never sees a light flash.
  */

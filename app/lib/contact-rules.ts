@@ -1,5 +1,5 @@
 /**
- * The bug-report form's rules (spec §5), shared by the form and the server so the two can
+ * The bug-report form's rules (docs/product.md#contact-rules), shared by the form and the server so the two can
  * never disagree on a message. Kept free of zod so the home page's bundle stays small;
  * the server wraps the same rules in its zod schema.
  */

@@ -1,5 +1,5 @@
 /**
- * The full-screen loader's state (spec §3 `loader`, §4): a count of running requests that
+ * The full-screen loader's state (docs/product.md#global-loader): a count of running requests that
  * asked for it, so two overlapping requests don't hide it early.
  */
 import { useSyncExternalStore } from "react";

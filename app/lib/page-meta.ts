@@ -1,5 +1,5 @@
 /**
- * Matches the current path against the menu's endpoints (spec §2 "Top navigation bar"): the
+ * Matches the current path against the menu's endpoints (docs/product.md#page-meta): the
  * match is highlighted in the bar and names the page's title and description.
  */
 import { SITE } from "./site";
@@ -12,7 +12,7 @@ export interface MenuItem {
   description: string;
 }
 
-/** Entries the bar never shows (spec §2). */
+/** Entries the bar never shows (docs/product.md#top-nav). */
 const HIDDEN_NAME_PARTS = ["Nothing", "File-to-Text"];
 
 export function visibleMenu(menu: readonly MenuItem[]): MenuItem[] {

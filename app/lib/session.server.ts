@@ -1,5 +1,5 @@
 /**
- * Who is asking, for loaders and actions, and the route guards of spec §4 and §6: private
+ * Who is asking, for loaders and actions, and the route guards (docs/product.md#redirects and #roles): private
  * pages need a session, public-only pages need none, admin pages need the ADMIN_EMAIL account with
  * its address proven (`workers/platform/roles.ts`).
  * A guard throws a redirect; the page never renders for the wrong visitor.

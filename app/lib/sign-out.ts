@@ -1,4 +1,4 @@
-/** Signing out in the browser (spec §2 sidebar, §4): clear the state, tell the server, go home. */
+/** Signing out in the browser (docs/product.md#sign-in-out): clear the state, tell the server, go home. */
 import { apiRequest } from "./api-client";
 import { AUTH_USER_KEY } from "./auth-user";
 import { forgetApiKey } from "./stored-api-key";

@@ -1,4 +1,4 @@
-/** POST /api/ai/prompt-to-image (spec §7): admin only, limited per plan. */
+/** POST /api/ai/prompt-to-image (docs/product.md#other-calls): admin only, limited per plan. */
 import { Hono } from "hono";
 import { generateImage, PromptToImageSchema, takeAiImageAllowance, type ImageModel } from "~workers/platform/ai-images";
 import { isAdmin } from "~workers/platform/roles";

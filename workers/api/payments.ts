@@ -1,4 +1,4 @@
-/** Buying a plan (spec §7 payment calls) and reading a payment's state (/status/payment/:id). */
+/** Buying a plan (docs/product.md#payment-calls) and reading a payment's state (/status/payment/:id). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
@@ -28,7 +28,7 @@ function providers(c: Context<ApiEnv>) {
 }
 
 /**
- * The provider follows the buyer's country as the pricing page showed it (spec §4): rupees
+ * The provider follows the buyer's country as the pricing page showed it (docs/product.md#country): rupees
  * through Cashfree in India, dollars through PayPal elsewhere. Without this check anyone could
  * pay the rupee price. Development takes `?country=XX`, as the page does.
  */

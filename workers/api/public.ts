@@ -1,5 +1,5 @@
 /**
- * The platform calls the public site makes (spec §7): the side menu, the bug-report form
+ * The platform calls the public site makes (docs/product.md#public-calls): the side menu, the bug-report form
  * and the newsletter. Each handler parses, calls one domain function and shapes the answer
  * the way the spec's client reads it.
  */
@@ -66,7 +66,7 @@ publicApi.get("/subscribe/newsletter", async (c) => {
     return c.json({ is_exist: false, message: "Too many attempts. Please try again later." }, 429);
   }
   // Double opt-in: the same answer for a new, a pending and a confirmed address, so it tells
-  // nobody who subscribes; `is_exist: true` means the request was accepted (spec §7).
+  // nobody who subscribes; `is_exist: true` means the request was accepted (docs/product.md#public-calls).
   return c.json({ is_exist: true, message: "Check your inbox: open the link we sent to confirm the subscription." });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Accounts over JSON (spec §7 plus the calls programs and tests use): the pages call the same
+ * Accounts over JSON (docs/product.md#account-calls, plus the calls programs and tests use): the pages call the same
  * domain functions through their loaders and actions.
  */
 import { Hono, type Context } from "hono";
@@ -222,7 +222,7 @@ usersApi.get("/users/fetch-transactions", requireSession, async (c) => {
   if (!query.success) return problem(c, "invalid-input", "page and limit must be positive whole numbers.");
   const { user } = c.get("session");
   const result = await listPayments(c.env.DB, user.id, query.data.page, query.data.limit);
-  // The plan-expiry column is for the privileged accounts only (spec §2).
+  // The plan-expiry column is for the privileged accounts only (docs/product.md#privileged).
   const privileged = isPrivileged(c.get("config"), user);
   const payments = result.payments.map(({ planExpiresAt, ...payment }) =>
     privileged ? { ...payment, planExpiresAt } : payment,

@@ -5,10 +5,11 @@
  *       -> handler -> response with rate-limit headers
  *       -> (after the response) refund a call that does not count + usage rollup
  *
- * What counts against the month (decision 003): an answer the handler produced, unless it is a
- * failure on our side (5xx), or a refusal (4xx) made without reaching the network. Calls
- * refused before the handler ran (key, plan, limits, body, schema) never count. Every answer
- * but a handler's own is problem+json, and nothing a caller sends produces a 500.
+ * What counts against the month (docs/decisions/013-what-counts-against-the-month.md): an
+ * answer the handler produced, unless it is a failure on our side (5xx), or a refusal (4xx) made
+ * without reaching the network. Calls refused before the handler ran (key, plan, limits, body,
+ * schema) never count. Every answer but a handler's own is problem+json, and nothing a caller
+ * sends produces a 500.
  */
 import type { Context } from "hono";
 import type { z } from "zod";

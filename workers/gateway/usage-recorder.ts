@@ -31,7 +31,7 @@ export interface CallRecord {
   userId: string;
   keyId: string;
   apiSlug: string;
-  /** 2xx: a call in the rollups, anything else an error. (The Meter's count follows decision 003.) */
+  /** 2xx: a call in the rollups, anything else an error. (The Meter's count follows decision 013.) */
   success: boolean;
   latencyMs: number;
   at: number;

@@ -3,7 +3,7 @@ import { catalogByGroup, lookupCatalogEntry } from "./catalog";
 import { findHostedApi, HOSTED_APIS } from "./registry";
 import { listSideMenu } from "./side-menu";
 
-// The specification's docs names (spec §2), each of which must lead to a page.
+// The product's docs names (docs/product.md#routes), each of which must lead to a page.
 const SPEC_DOCS_NAMES = [
   "avatar",
   "urlshortner",

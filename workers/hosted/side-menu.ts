@@ -1,5 +1,5 @@
 /**
- * The side-menu list (spec §3 "Side-menu item"), derived from the registry. The top
+ * The side-menu list (docs/product.md#menu-item), derived from the registry. The top
  * navigation bar, the search box and the home carousel all read this list.
  */
 import { HOSTED_APIS, docsPath, type HostedApi } from "./registry";

@@ -8,7 +8,7 @@
  * Only state-changing methods are checked: GET, HEAD and OPTIONS change nothing (the OIDC
  * callback is a GET a provider's page sends the visitor to). A request with neither header is
  * not a browser's (a server, curl, a provider) and carries no ambient cookie of a visitor, so it
- * passes. See docs/decisions/005-request-boundary.md for why `same-site` is refused too.
+ * passes. See docs/decisions/034-refuse-cross-site-state-changes.md for why `same-site` is refused too.
  */
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

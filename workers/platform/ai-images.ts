@@ -1,5 +1,5 @@
 /**
- * AI prompt-to-image (spec §2, §9): the admin's page, limited per plan by day and by month.
+ * AI prompt-to-image (docs/product.md#ai-image-plans): the admin's page, limited per plan by day and by month.
  * The engine is Workers AI; where no AI binding exists (local development) the call answers
  * that the engine is unavailable instead of inventing a picture.
  */

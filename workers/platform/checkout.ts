@@ -1,5 +1,5 @@
 /**
- * Starting and finishing a purchase (payments issue, spec §4, §7): the server creates the
+ * Starting and finishing a purchase (payments issue, docs/product.md#buying): the server creates the
  * provider's order at the server's price (the client names only the plan), and a plan changes
  * only through `settlement.ts`, once the provider itself confirms the money.
  *

@@ -1,4 +1,4 @@
-/** Bug reports from the home page's 'Report a Bug' form (spec §2, §5). */
+/** Bug reports from the home page's 'Report a Bug' form (docs/product.md#contact-rules). */
 import { z } from "zod";
 import { CONTACT_ERRORS, CONTACT_LIMITS, SIMPLE_EMAIL } from "~/lib/contact-rules";
 import { createId } from "./ids";

@@ -1,5 +1,5 @@
 /**
- * The visitor's country (spec §4): Cloudflare's `request.cf.country`, else the `CF-IPCountry`
+ * The visitor's country (docs/product.md#country): Cloudflare's `request.cf.country`, else the `CF-IPCountry`
  * header, else IN, the spec's default. It picks the pricing: IN pays in rupees through
  * Cashfree, everyone else in US dollars through PayPal.
  */

@@ -1,8 +1,8 @@
 /**
  * Newsletter sign-ups, double opt-in: asking subscribes nothing until the confirmation link
  * mailed to the address is opened, so nobody can sign a stranger up. The answer is the same
- * for a new, a pending and a confirmed address (spec §7's client reads `is_exist: true` as
- * "accepted"), and the mail goes out after the response.
+ * for a new, a pending and a confirmed address (the client of docs/product.md#public-calls reads
+ * `is_exist: true` as "accepted"), and the mail goes out after the response.
  */
 import { z } from "zod";
 import type { AccountServices } from "./account-services";

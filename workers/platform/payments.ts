@@ -1,4 +1,4 @@
-/** Payment history (spec §2 "Payment History", §7 fetch-transactions). */
+/** Payment history (docs/product.md#payment-history). */
 export const TRANSACTIONS_PAGE_SIZE = 10;
 
 export interface PaymentRecord {

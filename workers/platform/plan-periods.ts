@@ -1,5 +1,5 @@
 /**
- * What a confirmed purchase does to an account's plan (payments issue, spec §9):
+ * What a confirmed purchase does to an account's plan (payments issue, docs/product.md#plan-changes):
  *
  * - On Free, or after a paid plan has ended: the plan runs one month from the payment.
  * - The same plan again: one more month after the current end.

@@ -1,5 +1,5 @@
 /**
- * The plan table (spec §9). Prices live only here, on the server: the client never sends an
+ * The plan table (docs/product.md#plans). Prices live only here, on the server: the client never sends an
  * amount. Money is integer minor units (cents, paise).
  */
 export type PlanId = "free" | "standard" | "premium";
@@ -48,9 +48,9 @@ export const PLAN_IDS = ["free", "standard", "premium"] as const satisfies reado
 /** Free-plan calls a month that may go to freemium APIs (the rest of the quota is free APIs). */
 export const FREE_PLAN_FREEMIUM_CAP = 50;
 
-/** Bonus calls a referred user receives (spec §9). */
+/** Bonus calls a referred user receives (docs/product.md#referral). */
 export const REFERRAL_BONUS_CALLS = 200;
-/** Discount on every plan for a referred user, in percent (spec §9). */
+/** Discount on every plan for a referred user, in percent (docs/product.md#referral). */
 export const REFERRAL_DISCOUNT_PERCENT = 5;
 
 export const PLAN_GROUP_LABELS: Record<PlanGroup, string> = {

@@ -1,5 +1,5 @@
 /**
- * Who may do what beyond an ordinary account (spec §6): the admin (`ADMIN_EMAIL`) and the
+ * Who may do what beyond an ordinary account (docs/product.md#roles): the admin (`ADMIN_EMAIL`) and the
  * privileged accounts (`PRIVILEGED_EMAILS`). Rights follow a *proven* address only: anyone can
  * type the admin's address into the sign-up form, so an account whose address was never
  * verified gets no rights from it. Every loader, action and API route asks these two functions.

@@ -1,5 +1,5 @@
 /**
- * Moving a payment to what its provider says about it (payments issue, spec §3, §9), from any
+ * Moving a payment to what its provider says about it (payments issue, docs/product.md#payment-lifecycle), from any
  * of the four places that learn something: the capture call after the buyer approves, a
  * provider webhook, the status page, and the reconciliation cron.
  *

@@ -12,7 +12,7 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 export const LOGIN_FAILURES_PER_EMAIL: ThrottleRule = { name: "login-email", limit: 10, windowMs: FIFTEEN_MINUTES };
 export const LOGIN_FAILURES_PER_ADDRESS: ThrottleRule = { name: "login-address", limit: 10, windowMs: FIFTEEN_MINUTES };
 
-/** The fields the browser keeps under `auth_user` (spec §3): nothing secret. */
+/** The fields the browser keeps under `auth_user` (docs/product.md#auth-user): nothing secret. */
 export interface AuthUserFields {
   username: string;
   email: string;

@@ -1,5 +1,5 @@
 /**
- * Admin pages (spec §6): only the account whose email is ADMIN_EMAIL gets past this layout.
+ * Admin pages (docs/product.md#admin): only the account whose email is ADMIN_EMAIL gets past this layout.
  * This check guards the page as a whole, not the child routes' data: a single-fetch request
  * (`/benchmarking.data?_routes=…`) runs only the loaders it names, so every admin route's own
  * loader and action call requireAdmin too.

@@ -1,4 +1,7 @@
-/** Admin: AI prompt-to-image (spec §2): a prompt, 'Anime' or 'AI Human', and the plans' limits. */
+/**
+ * Admin: AI prompt-to-image (docs/product.md#prompt-to-image): a prompt, 'Anime' or 'AI Human', and the
+ * plans' limits.
+ */
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";

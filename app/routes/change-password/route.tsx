@@ -1,4 +1,4 @@
-/** Setting a new password from an emailed link (spec §2 `/change/password/:token`). */
+/** Setting a new password from an emailed link (docs/product.md#password-reset). */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormField, PRIMARY_BUTTON } from "~/components/form-field";
 import { titled } from "~/lib/page-meta";

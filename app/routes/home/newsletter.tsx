@@ -1,4 +1,4 @@
-/** The newsletter promo and subscribe box (spec §2, §7, §8): the server decides what it accepts. */
+/** The newsletter promo and subscribe box (docs/product.md#newsletter): the server decides what it accepts. */
 import { useState, type FormEvent } from "react";
 import { apiRequest, ApiError } from "~/lib/api-client";
 

@@ -1,5 +1,5 @@
 /**
- * The floating Refer & Earn button and its popup (spec §2, §8, §9). A signed-in user sees
+ * The floating Refer & Earn button and its popup (docs/product.md#refer-and-earn). A signed-in user sees
  * their code; anyone else, or a user whose code cannot be read, sees 'FEATURE COMING SOON'.
  */
 import { Check, Copy, Gift, X } from "lucide-react";

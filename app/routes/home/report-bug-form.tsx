@@ -1,5 +1,5 @@
 /**
- * 'Report a Bug' (spec §2, §5, §8): each field's message beside it, the button disabled while
+ * 'Report a Bug' (docs/product.md#report-a-bug): each field's message beside it, the button disabled while
  * sending, the form reset on success, and nothing typed is lost on failure.
  */
 import { useId, useState, type FormEvent } from "react";

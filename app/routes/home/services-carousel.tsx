@@ -1,5 +1,5 @@
 /**
- * 'Our Services' (spec §2, §9): one card below 768 px, two below 1024 px, else three; arrows
+ * 'Our Services' (docs/product.md#services-carousel): one card below 768 px, two below 1024 px, else three; arrows
  * disabled at the ends; a 10 px swipe moves one card; 500 ms transition; the 16 card images
  * cycle. Card widths come from CSS breakpoints, so the server's HTML is already right and
  * JavaScript only tracks how many cards are in view.
@@ -12,7 +12,7 @@ import type { MenuItem } from "~/lib/page-meta";
 export const CARD_IMAGE_COUNT = 16;
 export const TRANSITION_MS = 500;
 export const SWIPE_THRESHOLD_PX = 10;
-/** The home page re-measures 800 ms after the last resize (spec §9). */
+/** The home page re-measures 800 ms after the last resize (docs/product.md#timings). */
 export const RESIZE_DEBOUNCE_MS = 800;
 
 export function cardsInView(width: number): number {

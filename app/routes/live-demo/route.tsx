@@ -1,5 +1,5 @@
 /**
- * The live demo (spec §2 `/:screen/live-demo`): call an API from the browser with your own key
+ * The live demo (docs/product.md#live-demo): call an API from the browser with your own key
  * and see the status, the rate-limit headers and the result, rendered.
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";

@@ -1,4 +1,4 @@
-/** Where a short link that no longer works lands (spec §2 `/:type/redirect/error/:alias`). */
+/** Where a short link that no longer works lands (docs/product.md#short-link-error). */
 import { data, Link } from "react-router";
 import { titled } from "~/lib/page-meta";
 import type { Route } from "./+types/route";

@@ -1,5 +1,5 @@
 /**
- * Payment status (spec §2 `/status/payment/:paymentId`, public): where a buyer lands after
+ * Payment status (docs/product.md#payment-status, public): where a buyer lands after
  * paying, e.g. back from Cashfree's checkout. It shows what the server knows of the payment
  * and, until the outcome is final, asks again every 3 s; each ask makes the server re-check
  * the provider, so a payment confirmed late still turns into "paid" here.
@@ -67,7 +67,7 @@ function PaymentStatusView({ paymentId }: { paymentId: string }) {
           setNotFound(true);
           return;
         }
-        // Spec §8: 'Request failed with status code {status}'; keep trying, it may pass.
+        // 'Request failed with status code {status}' (docs/product.md#site-errors); keep trying, it may pass.
         console.error("Payment status check failed", error);
         setCheckError(error instanceof ApiError ? error.message : "The server could not be reached.");
       }

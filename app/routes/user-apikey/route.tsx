@@ -1,5 +1,5 @@
 /**
- * API keys (spec §2 `/user/apikey`): name and create keys, see a new key's whole value once,
+ * API keys (docs/product.md#api-key-page): name and create keys, see a new key's whole value once,
  * then only its prefix; revoke and rotate.
  */
 import { Check, Copy, KeyRound } from "lucide-react";

@@ -1,5 +1,5 @@
 /**
- * Sign up and log in (spec §2 `/user/authenticate`, public-only): email and password, or an
+ * Sign up and log in (docs/product.md#sign-in, public-only): email and password, or an
  * OpenID Connect provider; plus 'Forgot password'. Each field's message shows beside it and
  * nothing typed but the password is lost.
  */

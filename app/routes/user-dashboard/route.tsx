@@ -1,4 +1,4 @@
-/** The profile and dashboard (spec §2 `/user/dashboard`). */
+/** The profile and dashboard (docs/product.md#dashboard). */
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";

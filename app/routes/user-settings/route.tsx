@@ -1,5 +1,5 @@
 /**
- * Settings (spec §2 `/user/settings`): profile, password, sign out everywhere, delete account.
+ * Settings (docs/product.md#settings): profile, password, sign out everywhere, delete account.
  */
 import { data, Form, redirect, useNavigation } from "react-router";
 import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";

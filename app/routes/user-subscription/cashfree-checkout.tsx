@@ -1,5 +1,5 @@
 /**
- * Buying with Cashfree (spec §4 "Buying (India)"): Cashfree needs the buyer's mobile number,
+ * Buying with Cashfree (docs/product.md#buying-cashfree): Cashfree needs the buyer's mobile number,
  * so Buy Now first asks for it; then our server creates the payment session (pricing it
  * itself) and Cashfree's checkout opens in this window. Cashfree sends the buyer back to the
  * payment status page. A buyer who comes back with the Back button (the page restored from

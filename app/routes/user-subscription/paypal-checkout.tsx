@@ -1,5 +1,5 @@
 /**
- * Buying with PayPal (spec §2 "Pricing page", §4 "Buying (international)"): the modal
+ * Buying with PayPal (docs/product.md#buying-paypal): the modal
  * 'Secure Payment with PayPal' holds PayPal's buttons, with a spinner until they render or
  * fail. The order is created on our server (which prices it) and captured there on approval;
  * a declined card sends the buyer back into PayPal to choose another way to pay, and a capture
@@ -177,7 +177,7 @@ function PayPalButtonsPanel({
       })
       .catch((error: unknown) => {
         if (cancelled) return;
-        // Spec §8: a payment script that fails to load is logged; the modal says so too.
+        // A payment script that fails to load is logged; the modal says so too (docs/product.md#site-errors).
         console.error("PayPal could not be loaded", error);
         setPhase("failed");
       });

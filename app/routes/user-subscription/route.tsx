@@ -1,5 +1,5 @@
 /**
- * Pricing (spec §2 `/user/subscription`, §9): three plans in the visitor's currency (rupees
+ * Pricing (docs/product.md#pricing): three plans in the visitor's currency (rupees
  * in India, dollars elsewhere), the referral discount computed on the server, the APIs each
  * plan includes, and the contact boxes. Buy Now opens the checkout of the currency's provider
  * (PayPal for dollars, Cashfree for rupees); their SDKs load only once a checkout opens.

@@ -1,5 +1,5 @@
 /**
- * Easy Pay (spec §2 "Payment History", §6): for the two privileged accounts, a side panel
+ * Easy Pay (docs/product.md#easy-pay): for the two privileged accounts, a side panel
  * holding a PayPal hosted button. It is open when the page loads, shows a spinner for 3 s,
  * then renders the button; it can be closed and opened again (each opening starts over).
  * The panel is not modal: the payment table stays usable beside it.
@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { Spinner } from "~/components/spinner";
 import { loadPayPalSdk, type PayPalSdkConfig } from "~/lib/paypal-sdk";
 
-/** Spec §9 "PayPal-style spinner 3 s". */
+/** How long the PayPal-style spinner shows (docs/product.md#timings). */
 export const EASY_PAY_SPINNER_MS = 3_000;
 const DRAWER_ID = "easy-pay-drawer";
 
@@ -92,7 +92,7 @@ function EasyPayDrawer({
       })
       .catch((error: unknown) => {
         if (cancelled) return;
-        // Spec §8: a payment script that fails to load is logged.
+        // A payment script that fails to load is logged (docs/product.md#site-errors).
         console.error("The Easy Pay button could not be loaded", error);
         setPhase("failed");
       });

@@ -1,5 +1,5 @@
 /**
- * Payment history (spec §2, §4, §7): fetched a page at a time from fetch-transactions, each
+ * Payment history (docs/product.md#payment-history): fetched a page at a time from fetch-transactions, each
  * loaded page kept so going back costs nothing; Previous off on page 1, Next on the last.
  * The privileged accounts also get the Easy Pay drawer.
  */
@@ -19,7 +19,7 @@ export const meta = () => [{ title: titled("Payment history") }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
   const { config } = serverContext(context);
-  // The privileged accounts (spec §6) see the plan-expiry column and the Easy Pay drawer.
+  // The privileged accounts (docs/product.md#privileged) see the plan-expiry column and the Easy Pay drawer.
   const privileged = isPrivileged(config, user);
   return {
     showPlanExpiry: privileged,

@@ -1,5 +1,5 @@
 /**
- * The signed-in area (spec §2 "User sidebar"): every page under it needs a session; the
+ * The signed-in area (docs/product.md#sidebar): every page under it needs a session; the
  * sidebar collapses with its toggle and starts open.
  */
 import { CreditCard, KeyRound, LogOut, PanelLeftClose, PanelLeftOpen, Settings, UserRound } from "lucide-react";

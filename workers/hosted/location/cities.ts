@@ -1,7 +1,7 @@
 /**
  * The `cities` table (migrations/0007_create_cities.sql). The Worker only reads it; the rows come
  * from country-state-city through scripts/seed-cities.ts, because the dataset does not fit in the
- * Worker (docs/decisions/002-location-data.md).
+ * Worker (docs/decisions/011-cities-from-d1.md).
  */
 import type { City } from "./schema";
 

@@ -2,7 +2,7 @@
  * Location: countries (world-countries, with time zones from country-state-city), the states of
  * a country, the cities of a state, and the caller's own location from Cloudflare's edge. Cities
  * are read from D1, loaded by scripts/seed-cities.ts: their dataset does not fit in the Worker
- * (docs/decisions/002-location-data.md).
+ * (docs/decisions/011-cities-from-d1.md).
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
 import { handleCountryStates, handleListCountries, handleMyLocation, handleStateCities } from "./handler";
