@@ -9,8 +9,9 @@
  * `take` counts a call when it lets it through (so concurrent calls can never overshoot), and
  * the gateway `refund`s it when the call turns out not to count (decision 013: refused before
  * the handler ran, or failed on our side; taking first and refunding after is decision 012).
- * The common case costs one round trip to the object. Everything lives in the object's storage, so a restart loses nothing. The caller passes
- * `now`: the object has no clock of its own, and tests need no sleeping.
+ * The common case costs one round trip to the object. Everything lives in the object's
+ * storage, so a restart loses nothing. The caller passes `now`: the object has no clock of its
+ * own, and tests need no sleeping.
  *
  * The Meter is also the gateway's authority on whether a cached key record is still true.
  * Every call reaches it, and it is strongly consistent, unlike KV and the isolates' memory. The
