@@ -48,12 +48,19 @@ export function cookieFrom(response: Response): string {
 }
 
 /** The newest link of `kind` mailed to `email` in the development outbox (mail goes out after the response). */
-export async function linkTokenFromOutbox(email: string, kind: "verify-email" | "change/password" | "newsletter/confirm"): Promise<string> {
+export async function linkTokenFromOutbox(
+  email: string,
+  kind: "verify-email" | "change/password" | "newsletter/confirm",
+  /** Only mail sent at or after this time (epoch ms): a test that just asked waits for its own mail. */
+  since = 0,
+): Promise<string> {
   const pattern = new RegExp(`/${kind}/([A-Za-z0-9_-]+)`);
   const mail = await eventually(
     () =>
-      env.DB.prepare(`SELECT text_body FROM mail_outbox WHERE to_address = ? ORDER BY created_at DESC, rowid DESC LIMIT 5`)
-        .bind(email)
+      env.DB.prepare(
+        `SELECT text_body FROM mail_outbox WHERE to_address = ? AND created_at >= ? ORDER BY created_at DESC, rowid DESC LIMIT 5`,
+      )
+        .bind(email, since)
         .all<{ text_body: string }>(),
     (rows) => rows.results.some((row) => pattern.test(row.text_body)),
   );
@@ -78,12 +85,13 @@ export async function signUpVerified(
   fields: { email?: string; password?: string; name?: string; referralCode?: string; ip?: string } = {},
 ): Promise<SignedUp> {
   const email = (fields.email ?? randomEmail("acct")).trim().toLowerCase();
+  const since = Date.now();
   const signup = await callApi(fetcher, "POST", "/api/users/signup", {
     body: { password: STRONG_PASSWORD, ...fields, email: fields.email ?? email },
     ip: fields.ip,
   });
   if (signup.status !== 202) throw new Error(`sign-up answered ${signup.status}: ${await signup.text()}`);
-  const token = await linkTokenFromOutbox(email, "verify-email");
+  const token = await linkTokenFromOutbox(email, "verify-email", since);
   const verified = await callApi(fetcher, "POST", "/api/users/email/verify", { body: { token } });
   if (verified.status !== 200) throw new Error(`verification answered ${verified.status}: ${await verified.text()}`);
   const body = await verified.json<Record<string, unknown>>();

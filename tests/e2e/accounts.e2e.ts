@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { baseUrl, openPage, signUpAndConfirm, useBrowser } from "./browser";
+import { baseUrl, confirmEmailFromOutbox, openPage, signUpAndConfirm, useBrowser } from "./browser";
 
 const browser = useBrowser();
 const PASSWORD = "a long enough passphrase 1";
@@ -149,4 +149,30 @@ test("the sidebar collapses and opens again", async () => {
   expect(await page.getByRole("link", { name: "Settings" }).textContent()).toBe("");
   await expand.click();
   expect(await page.getByRole("link", { name: "Settings" }).textContent()).toBe("Settings");
+});
+
+test("the admin address gives its rights only once it is confirmed", async () => {
+  // Anyone may type the admin's address into the sign-up form: until the link mailed to that
+  // address is opened, the account is an ordinary one.
+  const page = await browser.newPage();
+  const admin = "admin@portico.local";
+  await openPage(page, "/user/authenticate?mode=signup");
+  await page.getByLabel("Email").fill(admin);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByText("Check your inbox").waitFor();
+  await openPage(page, "/user/authenticate?mode=login");
+  await page.getByLabel("Email").fill(admin);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await page.waitForURL(`${baseUrl()}/user/dashboard`);
+  await page.getByRole("heading", { name: "Confirm your email address" }).waitFor();
+  for (const path of ["/user-api-calls", "/benchmarking", "/ai/prompt-to-image"]) {
+    await page.goto(path);
+    expect(new URL(page.url()).pathname, path).toBe("/");
+  }
+
+  await confirmEmailFromOutbox(page, admin);
+  await openPage(page, "/user-api-calls");
+  expect(new URL(page.url()).pathname).toBe("/user-api-calls");
 });
