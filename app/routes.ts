@@ -7,6 +7,8 @@ export default [
   route("security", "routes/security/route.tsx"),
   route("docs", "routes/docs/route.tsx"),
   route("docs/api/:slug", "routes/docs-api/route.tsx"),
+  // Every problem `type` URL the API answers opens here (workers/http/problem.ts).
+  route("problems/:type?", "routes/problems/route.tsx"),
   route("user/subscription", "routes/user-subscription/route.tsx"),
 
   // Accounts (public-only and public).

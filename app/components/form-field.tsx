@@ -1,5 +1,6 @@
 /** A labelled input with its error message beside it, wired for screen readers. */
 import type { InputHTMLAttributes } from "react";
+import { firstErrorPerField, type FieldIssue } from "~/lib/field-errors";
 
 interface FormFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   name: string;
@@ -45,11 +46,7 @@ export const SECONDARY_BUTTON =
 export const DANGER_BUTTON =
   "rounded-md bg-red-600 px-4 py-2 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-60";
 
-/** Field errors of a zod failure: the first message per field. */
-export function fieldErrors(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-  return errors;
+/** Field errors of a zod failure for a page's form: the first message per field, the form's own under `form`. */
+export function fieldErrors(issues: readonly FieldIssue[]): Record<string, string> {
+  return firstErrorPerField(issues, "form");
 }

@@ -13,6 +13,19 @@ function postContact(body: unknown, ip = randomClientAddress()) {
   });
 }
 
+/**
+ * The failure is RFC 9457 problem+json of `type`, with the members the site's client reads
+ * (`success`, `message`, `is_exist`, `errors`) beside the standard ones.
+ */
+async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = await response.json<Record<string, unknown>>();
+  expect(body).toMatchObject({ type: `https://portico.dev/problems/${type}`, status, title: expect.any(String) });
+  expect(body.requestId).toBe(response.headers.get("x-request-id"));
+  return body;
+}
+
 function subscribe(email: string, ip = randomClientAddress()) {
   return SELF.fetch(`${BASE}/api/subscribe/newsletter?email=${encodeURIComponent(email)}`, {
     headers: { "cf-connecting-ip": ip },
@@ -48,21 +61,43 @@ describe("POST /api/contact", () => {
   ])("refuses %j with the form's message", async (body, field, text) => {
     const response = await postContact(body);
     expect(response.status).toBe(422);
-    const answer = await response.json<{ success: number; message: string; errors: Record<string, string> }>();
+    const answer = (await expectProblem(response, 422, "invalid-input")) as {
+      success: number;
+      message: string;
+      detail: string;
+      errors: Record<string, string>;
+    };
     expect(answer.success).toBe(0);
     expect(answer.errors[field]).toBe(text);
+    // The form shows `message`: the first field's words, not a code.
+    expect(answer.message).toBe(Object.values(answer.errors)[0]);
+    expect(answer.detail).toBe(answer.message);
   });
 
   it("answers a malformed body with the required-field messages, not a 500", async () => {
     const response = await postContact("{not json");
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ success: 0, message: "Email is required" });
+    expect(await expectProblem(response, 422, "invalid-input")).toMatchObject({
+      success: 0,
+      message: "Email is required",
+    });
+  });
+
+  it("names a body that is not an object `body`, not `undefined`", async () => {
+    const answer = (await expectProblem(await postContact("[1, 2]"), 422, "invalid-input")) as {
+      errors: Record<string, string>;
+    };
+    expect(Object.keys(answer.errors)).toEqual(["body"]);
   });
 
   it("refuses an oversized body with 413 and stores nothing", async () => {
     const email = randomEmail("big");
     const response = await postContact({ email, message: "x".repeat(CONTACT_BODY_LIMIT + 1) });
     expect(response.status).toBe(413);
+    expect(await expectProblem(response, 413, "body-too-large")).toMatchObject({
+      success: 0,
+      message: "The message is too long.",
+    });
     const row = await env.DB.prepare("SELECT id FROM contact_messages WHERE email = ?").bind(email).first();
     expect(row).toBeNull();
   });
@@ -80,6 +115,10 @@ describe("POST /api/contact", () => {
     const refused = await postContact({ email: randomEmail(), message: "one too many" }, ip);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await expectProblem(refused, 429, "too-many-requests")).toMatchObject({
+      success: 0,
+      message: expect.stringContaining("Too many reports"),
+    });
     expect((await postContact({ email: randomEmail(), message: "someone else" })).status).toBe(200);
   });
 });
@@ -110,7 +149,10 @@ describe("GET /api/subscribe/newsletter", () => {
   it("refuses what is not an email address", async () => {
     const response = await subscribe("nobody-at-example");
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ is_exist: false });
+    expect(await expectProblem(response, 422, "invalid-input")).toMatchObject({
+      is_exist: false,
+      message: "That does not look like an email address.",
+    });
   });
 
   it("throttles one address after the limit", async () => {
@@ -119,6 +161,10 @@ describe("GET /api/subscribe/newsletter", () => {
     const refused = await subscribe(randomEmail(), ip);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await expectProblem(refused, 429, "too-many-requests")).toMatchObject({
+      is_exist: false,
+      message: "Too many attempts. Please try again later.",
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { grantPlan, GrantPlanSchema } from "~workers/platform/admin";
 import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "~workers/http/problem";
+import { problem, problemFromZod } from "~workers/http/problem";
 
 export const adminApi = new Hono<ApiEnv>();
 
@@ -16,7 +16,7 @@ adminApi.use("/admin/users/*", requireSession, async (c, next) => {
 
 adminApi.post("/admin/users/:id/plan", async (c) => {
   const parsed = GrantPlanSchema.safeParse(await c.req.json().catch(() => ({})));
-  if (!parsed.success) return problem(c, "invalid-input", parsed.error.issues[0]?.message ?? "Invalid input");
+  if (!parsed.success) return problemFromZod(c, parsed.error);
   const targetUserId = c.req.param("id");
   const result = await grantPlan(c.env.DB, c.env.METER, {
     adminUserId: c.get("session").user.id,

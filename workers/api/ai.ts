@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { generateImage, PromptToImageSchema, takeAiImageAllowance, type ImageModel } from "~workers/platform/ai-images";
 import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "~workers/http/problem";
+import { problem, problemFromZod } from "~workers/http/problem";
 
 export const aiApi = new Hono<ApiEnv>();
 
@@ -14,10 +14,7 @@ aiApi.post("/ai/prompt-to-image", requireSession, async (c) => {
       message: "Only the admin account may generate images.",
     });
   const parsed = PromptToImageSchema.safeParse(await c.req.json().catch(() => ({})));
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "Invalid input";
-    return problem(c, "invalid-input", message, { message });
-  }
+  if (!parsed.success) return problemFromZod(c, parsed.error);
   const ai = (c.env as Env & { AI?: ImageModel }).AI;
   if (!ai) {
     const message = "Image generation needs the Workers AI binding (AI), which this environment does not have.";

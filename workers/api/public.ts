@@ -1,9 +1,10 @@
 /**
  * The platform calls the public site makes (docs/product.md#public-calls): the side menu, the bug-report form
  * and the newsletter. Each handler parses, calls one domain function and shapes the answer
- * the way the spec's client reads it.
+ * the way the site's client reads it: a failure is problem+json like every /api error, with
+ * the members that client reads (`success` and `message`, or `is_exist`) as extensions.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import { ContactMessageSchema, saveContactMessage } from "~workers/platform/contact";
@@ -11,6 +12,7 @@ import { cachedCountryOf } from "~workers/platform/country";
 import { accountServices } from "~workers/platform/account-services";
 import { NewsletterEmailSchema, requestNewsletterSubscription } from "~workers/platform/newsletter";
 import { clientAddress, hitThrottle, type ThrottleRule } from "~workers/platform/throttle";
+import { problem, problemFromZod } from "~workers/http/problem";
 import type { ApiEnv } from "./context";
 
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -18,6 +20,15 @@ export const CONTACT_THROTTLE: ThrottleRule = { name: "contact", limit: 5, windo
 export const NEWSLETTER_THROTTLE: ThrottleRule = { name: "newsletter", limit: 10, windowMs: TEN_MINUTES };
 /** A bug report is at most 5,000 characters of message; 16 KiB leaves room for the rest. */
 export const CONTACT_BODY_LIMIT = 16 * 1024;
+
+function retryAfter(seconds: number): Record<string, string> {
+  return { "Retry-After": String(seconds) };
+}
+
+function newsletterThrottled(c: Context<ApiEnv>, retryAfterSeconds: number): Response {
+  const message = "Too many attempts. Please try again later.";
+  return problem(c, "too-many-requests", message, { is_exist: false }, retryAfter(retryAfterSeconds));
+}
 
 export const publicApi = new Hono<ApiEnv>();
 
@@ -27,23 +38,18 @@ publicApi.post(
   "/contact",
   bodyLimit({
     maxSize: CONTACT_BODY_LIMIT,
-    onError: (c) => c.json({ success: 0, message: "The message is too long." }, 413),
+    onError: (c) => problem(c as Context<ApiEnv>, "body-too-large", "The message is too long.", { success: 0 }),
   }),
   async (c) => {
     const throttle = await hitThrottle(c.env.DB, CONTACT_THROTTLE, clientAddress(c.req.raw));
     if (!throttle.ok) {
-      c.header("Retry-After", String(throttle.retryAfterSeconds));
-      return c.json({ success: 0, message: "Too many reports from your address. Please try again later." }, 429);
+      const message = "Too many reports from your address. Please try again later.";
+      return problem(c, "too-many-requests", message, { success: 0 }, retryAfter(throttle.retryAfterSeconds));
     }
     const body: unknown = await c.req.json().catch(() => undefined);
     const parsed = ContactMessageSchema.safeParse(body ?? {});
-    if (!parsed.success) {
-      // One message per field: the first rule it broke, as the form shows it.
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-      const first = Object.values(errors)[0] ?? "Invalid report";
-      return c.json({ success: 0, message: first, errors }, 422);
-    }
+    // One message per field, the first rule it broke, as the form shows it beside the field.
+    if (!parsed.success) return problemFromZod(c, parsed.error, { extensions: { success: 0 } });
     await saveContactMessage(c.env.DB, parsed.data);
     return c.json({ success: 1, message: "Thanks for the report! We will get back to you soon." });
   },
@@ -51,20 +57,15 @@ publicApi.post(
 
 publicApi.get("/subscribe/newsletter", async (c) => {
   const throttle = await hitThrottle(c.env.DB, NEWSLETTER_THROTTLE, clientAddress(c.req.raw));
-  if (!throttle.ok) {
-    c.header("Retry-After", String(throttle.retryAfterSeconds));
-    return c.json({ is_exist: false, message: "Too many attempts. Please try again later." }, 429);
-  }
+  if (!throttle.ok) return newsletterThrottled(c, throttle.retryAfterSeconds);
   const parsed = NewsletterEmailSchema.safeParse(c.req.query("email") ?? "");
   if (!parsed.success) {
-    return c.json({ is_exist: false, message: "That does not look like an email address." }, 422);
+    const message = "That does not look like an email address.";
+    return problem(c, "invalid-input", message, { is_exist: false, errors: { email: message } });
   }
   const services = accountServices(c.get("config"), c.env, c.req.raw, (promise) => c.executionCtx.waitUntil(promise));
   const result = await requestNewsletterSubscription(services, parsed.data);
-  if (!result.ok) {
-    c.header("Retry-After", String(result.retryAfterSeconds));
-    return c.json({ is_exist: false, message: "Too many attempts. Please try again later." }, 429);
-  }
+  if (!result.ok) return newsletterThrottled(c, result.retryAfterSeconds);
   // Double opt-in: the same answer for a new, a pending and a confirmed address, so it tells
   // nobody who subscribes; `is_exist: true` means the request was accepted (docs/product.md#public-calls).
   return c.json({ is_exist: true, message: "Check your inbox: open the link we sent to confirm the subscription." });

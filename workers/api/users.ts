@@ -25,7 +25,7 @@ import { forgotPassword, resetPassword } from "~workers/platform/password-reset"
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { attemptPasswordLogIn, authUserFields, startSession } from "~workers/platform/sign-in";
 import { requireSession, type ApiEnv } from "./context";
-import { problem } from "~workers/http/problem";
+import { problem, problemFromZod } from "~workers/http/problem";
 
 const JSON_LIMIT = bodyLimit({
   maxSize: 8 * 1024,
@@ -36,14 +36,7 @@ async function parseJson<S extends z.ZodType>(c: Context<ApiEnv>, schema: S) {
   const body: unknown = await c.req.json().catch(() => undefined);
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return { ok: true as const, data: parsed.data as z.infer<S> };
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[issue.path.join(".") || "body"] ??= issue.message;
-  const response = problem(c, "invalid-input", Object.values(errors)[0] ?? "Invalid input", {
-    success: 0,
-    message: Object.values(errors)[0],
-    errors,
-  });
-  return { ok: false as const, response };
+  return { ok: false as const, response: problemFromZod(c, parsed.error, { extensions: { success: 0 } }) };
 }
 
 function servicesFor(c: Context<ApiEnv>) {

@@ -14,7 +14,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { ApiEnv } from "~workers/http/env";
-import { problem } from "~workers/http/problem";
+import { problem, problemFromZod } from "~workers/http/problem";
 import type { HandlerResult, Operation, OperationContext } from "~workers/hosted/definition";
 import { UrlInputError } from "~workers/hosted/definition";
 import type { HostedApi } from "~workers/hosted/registry";
@@ -352,12 +352,7 @@ async function runHandler(
     }
   }
   const parsed = (operation.input as z.ZodType).safeParse(raw);
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[issue.path.join(".") || "input"] ??= issue.message;
-    const [field, message] = Object.entries(errors)[0] ?? ["input", "Invalid input"];
-    return before(problem(c, "invalid-input", `${field}: ${message}`, { errors }, headers));
-  }
+  if (!parsed.success) return before(problemFromZod(c, parsed.error, { root: "input", fieldInDetail: true, headers }));
   const config = c.get("config");
   // Whatever reaches the network on the caller's behalf marks the call as counted.
   let reachedOut = false;

@@ -1,5 +1,5 @@
 /** Everything a docs page shows about one API's calls, as plain data for the page. */
-import { PROBLEM_TYPES } from "~workers/http/problem";
+import { PROBLEM_TYPES, type ProblemType } from "~workers/http/problem";
 import { findDefinition } from "./definitions";
 import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
 import { codeSamples, type CodeSamples } from "./samples";
@@ -65,26 +65,25 @@ export function operationDocs(slug: string, origin: string): OperationDoc[] {
   }));
 }
 
-/** The problems any call can answer, for the docs' error table. */
-export const COMMON_ERRORS = [
-  { status: 400, type: "malformed-body", when: "The body is not valid JSON or multipart." },
-  { status: 401, type: "missing-api-key / invalid-api-key", when: "No key, or a key that is not ours." },
-  {
-    status: 403,
-    type: "revoked-api-key / plan-required",
-    when: "The key was revoked, or your plan does not include this API.",
-  },
-  { status: 413, type: "body-too-large", when: "The body is larger than the call accepts." },
-  { status: 422, type: "invalid-input", when: "A field broke a rule: `errors` names each one." },
-  {
-    status: 429,
-    type: "rate-limited / monthly-quota-exceeded",
-    when: "The per-second limit, or the month's calls (on Free, also its 50 freemium calls); wait Retry-After seconds.",
-  },
-  {
-    status: 502,
-    type: "engine-failed / upstream-failed",
-    when: "The engine or an upstream service failed on this input.",
-  },
-  { status: 503, type: "engine-unavailable", when: "The engine this API needs is not available here." },
-] as const;
+/**
+ * The problems any call can answer, for the docs' error table: one row per status, naming the
+ * types it can carry (each one a link to its page at /problems/<type>).
+ */
+export const COMMON_ERRORS: readonly { status: number; types: readonly ProblemType[]; when: string }[] = (
+  [
+    { types: ["malformed-body"], when: "The body is not valid JSON or multipart." },
+    { types: ["missing-api-key", "invalid-api-key"], when: "No key, or a key that is not ours." },
+    {
+      types: ["revoked-api-key", "plan-required"],
+      when: "The key was revoked, or your plan does not include this API.",
+    },
+    { types: ["body-too-large"], when: "The body is larger than the call accepts." },
+    { types: ["invalid-input"], when: "A field broke a rule: `errors` names each one." },
+    {
+      types: ["rate-limited", "monthly-quota-exceeded"],
+      when: "The per-second limit, or the month's calls (on Free, also its 50 freemium calls); wait Retry-After seconds.",
+    },
+    { types: ["engine-failed", "upstream-failed"], when: "The engine or an upstream service failed on this input." },
+    { types: ["engine-unavailable"], when: "The engine this API needs is not available here." },
+  ] satisfies { types: [ProblemType, ...ProblemType[]]; when: string }[]
+).map((row) => ({ status: PROBLEM_TYPES[row.types[0]].status, ...row }));

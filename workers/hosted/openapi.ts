@@ -3,7 +3,7 @@ import type { LegacyRoute, Operation } from "./definition";
 import { HOSTED_DEFINITIONS } from "./definitions";
 import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
 import { findHostedApi } from "./registry";
-import { PROBLEM_TYPES } from "~workers/http/problem";
+import { PROBLEM_BASE_URL, PROBLEM_TYPES } from "~workers/http/problem";
 import { PLAN_GROUP_LABELS } from "~workers/platform/plans";
 
 const ERROR_RESPONSES: Record<string, string> = {
@@ -198,9 +198,16 @@ export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema
         Problem: {
           type: "object",
           description: "RFC 9457 problem details",
+          // Each type URL is a page saying what the problem means and what to do.
+          externalDocs: { description: "Every problem type: what it means and what to do", url: `${origin}/problems` },
           required: ["type", "title", "status", "detail", "requestId"],
           properties: {
-            type: { type: "string", format: "uri" },
+            type: {
+              type: "string",
+              format: "uri",
+              description: "Identifies the problem; open it for what it means and what to do.",
+              enum: Object.keys(PROBLEM_TYPES).map((type) => PROBLEM_BASE_URL + type),
+            },
             title: { type: "string" },
             status: { type: "integer" },
             detail: { type: "string" },

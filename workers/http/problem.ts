@@ -4,35 +4,192 @@
  * `success` member) get it as an extension member beside the standard ones.
  */
 import type { Context } from "hono";
+import { firstErrorPerField, type FieldIssue } from "~/lib/field-errors";
+import { SITE } from "~/lib/site";
 import type { ApiEnv } from "./env";
 
+export interface ProblemTypeInfo {
+  status: number;
+  title: string;
+  /** What the problem means, for its page at /problems/<type>. */
+  description: string;
+  /** What the caller can do about it. */
+  action: string;
+}
+
 export const PROBLEM_TYPES = {
-  "invalid-input": { status: 422, title: "Invalid input" },
-  "malformed-body": { status: 400, title: "Malformed request body" },
-  "body-too-large": { status: 413, title: "Request body too large" },
-  unauthenticated: { status: 401, title: "Not signed in" },
-  "missing-api-key": { status: 401, title: "API key missing" },
-  "invalid-api-key": { status: 401, title: "API key not recognised" },
-  "revoked-api-key": { status: 403, title: "API key revoked" },
-  "plan-required": { status: 403, title: "Not included in your plan" },
-  "invalid-credentials": { status: 401, title: "Wrong email or password" },
-  "invalid-signature": { status: 401, title: "Webhook signature not valid" },
-  forbidden: { status: 403, title: "Forbidden" },
-  "not-found": { status: 404, title: "Not found" },
-  conflict: { status: 409, title: "Conflict" },
-  "method-not-allowed": { status: 405, title: "Method not allowed" },
-  "too-many-requests": { status: 429, title: "Too many requests" },
-  "rate-limited": { status: 429, title: "Per-second limit reached" },
-  "monthly-quota-exceeded": { status: 429, title: "Monthly quota used up" },
-  "upstream-failed": { status: 502, title: "The upstream service failed" },
-  "engine-failed": { status: 502, title: "The engine failed" },
-  "engine-unavailable": { status: 503, title: "Engine unavailable here" },
-  "service-unavailable": { status: 503, title: "Service unavailable" },
-} as const;
+  "invalid-input": {
+    status: 422,
+    title: "Invalid input",
+    description:
+      "The request was read, but a value broke a rule: a field is missing, has the wrong type, is out of range or is not one of the allowed values. `errors` names each such field (nested ones by a dotted path, a failure of the whole body under `body` or `input`) with the first rule it broke, and `detail` repeats the first of them.",
+    action:
+      "Correct the fields named in `errors` and send the request again. Each API's docs page lists its fields and their rules. A call refused for its input before the API ran does not count against your month.",
+  },
+  "malformed-body": {
+    status: 400,
+    title: "Malformed request body",
+    description:
+      "The body could not be read in the form the call takes: JSON that does not parse or is not an object, a multipart body that is damaged, or a body of a type the call does not accept.",
+    action:
+      "Send JSON with `content-type: application/json`, or `multipart/form-data` where the docs say the call takes a file, and check the body is complete.",
+  },
+  "body-too-large": {
+    status: 413,
+    title: "Request body too large",
+    description:
+      "The body is larger than this call accepts. Portico refuses it before reading it whole, so nothing in it was looked at.",
+    action:
+      "Send a smaller body: `detail` says the limit. For an image or a document, shrink it first, or pass a URL where the call takes one.",
+  },
+  unauthenticated: {
+    status: 401,
+    title: "Not signed in",
+    description:
+      "This call acts for an account, and the request carried no valid session: no cookie, no `Authorization: Bearer <auth_token>`, or a session that has ended.",
+    action:
+      "Log in (`POST /api/users/login`, or the site's login page) and send the session cookie or the `auth_token` it answers.",
+  },
+  "missing-api-key": {
+    status: 401,
+    title: "API key missing",
+    description: "Hosted APIs need an API key, and the request carried none.",
+    action:
+      "Send your key in the `x-api-key` header, or as `Authorization: Bearer <key>`. Create a key on your API Key page after signing up.",
+  },
+  "invalid-api-key": {
+    status: 401,
+    title: "API key not recognised",
+    description:
+      "The request carried an API key that is not one of Portico's keys: mistyped, cut short, or from another service.",
+    action:
+      "Copy the key again from your API Key page. A key is shown whole only once, when it is created; if it is lost, create a new one.",
+  },
+  "revoked-api-key": {
+    status: 403,
+    title: "API key revoked",
+    description:
+      "The key was revoked (by its owner, by a rotation, or when the account was deleted) and is refused from the next call on.",
+    action: "Use another active key of your account, or create a new one on your API Key page.",
+  },
+  "plan-required": {
+    status: 403,
+    title: "Not included in your plan",
+    description: "The API you called is not included in your account's plan. `detail` names the plans that include it.",
+    action: "Upgrade on the pricing page; the new plan applies to the next call. Free APIs are included in every plan.",
+  },
+  "invalid-credentials": {
+    status: 401,
+    title: "Wrong email or password",
+    description:
+      "The email and password do not match an account. The answer is the same whether the address has no account or the password is wrong, so it tells nobody who has one.",
+    action:
+      "Check both and try again, or ask for a reset link with 'Forgot password'. Repeated failures are throttled for a while.",
+  },
+  "invalid-signature": {
+    status: 401,
+    title: "Webhook signature not valid",
+    description:
+      "A payment provider's webhook arrived without a signature Portico could verify, so its content was not trusted or acted on.",
+    action:
+      "Nothing, if you are not the payment provider. A provider retries with its real signature; check the webhook secret configured for this environment.",
+  },
+  forbidden: {
+    status: 403,
+    title: "Forbidden",
+    description:
+      "You are known, but this action is not yours to take: it needs the admin account, an address you have confirmed, a payment in your own country's currency, or a request made from Portico's own pages. `detail` says which.",
+    action:
+      "Do what `detail` asks: confirm your address from the link we mailed, reload the pricing page, or make the request from the site itself.",
+  },
+  "not-found": {
+    status: 404,
+    title: "Not found",
+    description:
+      "Nothing is at this path, or the thing it names (a key, a link, a payment) does not exist or is not yours.",
+    action:
+      "Check the path and the id against the docs, or list your own things first (for example `GET /api/user/keys`).",
+  },
+  conflict: {
+    status: 409,
+    title: "Conflict",
+    description:
+      "The request clashes with what exists: a short-link alias that is taken, the most keys an account may hold, or an address that is confirmed already.",
+    action: "Choose another value, or change what exists first (revoke a key, delete a link), then send it again.",
+  },
+  "method-not-allowed": {
+    status: 405,
+    title: "Method not allowed",
+    description: "The API exists but has no call with this method at this path.",
+    action: "Check the method and path on the API's docs page.",
+  },
+  "too-many-requests": {
+    status: 429,
+    title: "Too many requests",
+    description:
+      "Too many attempts from your address or for your account in a short time (logins, sign-ups, reset links, reports, image generations). The limit protects accounts and mailboxes.",
+    action: "Wait the number of seconds in the `Retry-After` header, then try again.",
+  },
+  "rate-limited": {
+    status: 429,
+    title: "Per-second limit reached",
+    description:
+      "Your plan allows a number of calls per second, and this call went over it. It did not count against your month.",
+    action:
+      "Wait the seconds in `Retry-After`, and keep your rate under the limit the `RateLimit-Policy` header states; spread bursts, or upgrade for a larger limit.",
+  },
+  "monthly-quota-exceeded": {
+    status: 429,
+    title: "Monthly quota used up",
+    description:
+      "This period's calls are used up: the plan's monthly calls (and any referral bonus), or on the Free plan its calls to freemium APIs. The `limit` member says which.",
+    action: "Wait for the period to renew (`Retry-After` says when), or upgrade your plan on the pricing page.",
+  },
+  "upstream-failed": {
+    status: 502,
+    title: "The upstream service failed",
+    description:
+      "A service Portico called on your behalf (a website you named, a payment provider, a data feed) failed or answered something unusable.",
+    action:
+      "Retry later. If it is a URL you gave, check it works from a browser. Quote the `requestId` if it persists.",
+  },
+  "engine-failed": {
+    status: 502,
+    title: "The engine failed",
+    description:
+      "The engine behind this API (an image, PDF or speech model) could not produce an answer for this input.",
+    action: "Retry, or try a simpler input. Quote the `requestId` to support if the same input keeps failing.",
+  },
+  "engine-unavailable": {
+    status: 503,
+    title: "Engine unavailable here",
+    description:
+      "This API needs an engine or binding (a model, a browser, a dataset) that this environment does not have, so it answers nothing rather than a made-up result.",
+    action: "Call the API on portico.dev, where its engine runs. `detail` names what is missing.",
+  },
+  "service-unavailable": {
+    status: 503,
+    title: "Service unavailable",
+    description:
+      "Something on Portico's side failed or is changing (for example your plan, mid-purchase), so the call was not carried out.",
+    action:
+      "Retry in a moment (`Retry-After`, when present, says when). Quote the `requestId` to support if it persists.",
+  },
+} as const satisfies Record<string, ProblemTypeInfo>;
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
-export const PROBLEM_BASE_URL = "https://portico.dev/problems/";
+/**
+ * `type` is an absolute URL on the public site, not one relative to the serving origin (RFC 9457
+ * allows both): clients compare types as strings, so a type must be the same on every host that
+ * answers it (production, a preview, localhost, the webhook Worker's own host), and each one
+ * opens a page saying what it means and what to do (app/routes/problems/route.tsx).
+ */
+export const PROBLEM_BASE_URL = `${SITE.origin}/problems/`;
+
+export function isProblemType(value: string): value is ProblemType {
+  return Object.hasOwn(PROBLEM_TYPES, value);
+}
 
 export interface ProblemBody {
   type: string;
@@ -66,4 +223,44 @@ export function problem(
     status: body.status,
     headers: { "content-type": "application/problem+json", ...headers },
   });
+}
+
+export interface ZodProblemOptions {
+  /** The key of a failure of the whole value (not an object, say): `body` unless told. */
+  root?: string;
+  /** Prefix the field's name to `detail`, for callers that are programs (the hosted APIs). */
+  fieldInDetail?: boolean;
+}
+
+/**
+ * The invalid-input problem of a failed zod parse, as data, the same everywhere: `errors` holds
+ * the first message per field (app/lib/field-errors.ts), and `detail` the first of them, the
+ * words a form shows beside the field. The gateway's steps, which have no Hono context, use
+ * this; handlers use problemFromZod.
+ */
+export function invalidInputFromZod(
+  error: { readonly issues: readonly FieldIssue[] },
+  options: ZodProblemOptions = {},
+): { type: "invalid-input"; detail: string; extensions: { errors: Record<string, string> } } {
+  const root = options.root ?? "body";
+  const errors = firstErrorPerField(error.issues, root);
+  const [field, message] = Object.entries(errors)[0] ?? [root, "Invalid input"];
+  return {
+    type: "invalid-input",
+    detail: options.fieldInDetail ? `${field}: ${message}` : message,
+    extensions: { errors },
+  };
+}
+
+/**
+ * A failed zod parse answered as problem+json (see invalidInputFromZod); `message` repeats
+ * `detail`, and `extensions` add members older clients read (`success: 0`).
+ */
+export function problemFromZod(
+  c: Context<ApiEnv>,
+  error: { readonly issues: readonly FieldIssue[] },
+  options: ZodProblemOptions & { extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Response {
+  const { type, detail, extensions } = invalidInputFromZod(error, options);
+  return problem(c, type, detail, { ...options.extensions, ...extensions }, options.headers);
 }

@@ -211,8 +211,11 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                     <ul className="mt-1 space-y-1 text-sm">
                       {operation.errors.map((error) => (
                         <li key={error.type}>
-                          <span className="font-mono">{error.status}</span>{" "}
-                          <code className="text-xs">{error.type}</code>:{" "}
+                          <Link to={`/problems/${error.type}`} className="hover:underline">
+                            <span className="font-mono">{error.status}</span>{" "}
+                            <code className="text-xs">{error.type}</code>
+                          </Link>
+                          :{" "}
                           <span className="text-slate-600 dark:text-slate-400">
                             <InlineCode text={error.when} />
                           </span>
@@ -256,7 +259,12 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
         </h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Every error is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>,{" "}
-          <code>status</code>, <code>detail</code> and a <code>requestId</code> to quote to support.
+          <code>status</code>, <code>detail</code> and a <code>requestId</code> to quote to support. Each type is a link
+          to what it means and what to do;{" "}
+          <Link to="/problems" className="text-brand-600 hover:underline">
+            all problem types
+          </Link>{" "}
+          are listed together.
         </p>
         <table className="mt-3 w-full text-left text-sm">
           <thead>
@@ -276,7 +284,16 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
             {errors.map((error) => (
               <tr key={error.status} className="border-b border-slate-100 align-top dark:border-slate-800">
                 <td className="py-2 pr-3">{error.status}</td>
-                <td className="py-2 pr-3 font-mono text-xs">{error.type}</td>
+                <td className="py-2 pr-3 font-mono text-xs">
+                  {error.types.map((type, index) => (
+                    <span key={type}>
+                      {index > 0 && " / "}
+                      <Link to={`/problems/${type}`} className="text-brand-600 hover:underline">
+                        {type}
+                      </Link>
+                    </span>
+                  ))}
+                </td>
                 <td className="py-2 text-slate-600 dark:text-slate-400">{error.when}</td>
               </tr>
             ))}
