@@ -3,7 +3,7 @@
 
 CREATE TABLE contact_messages (
   id TEXT PRIMARY KEY,              -- msg_<random>
-  username TEXT NOT NULL,           -- may be empty: the form's name has no rule (spec §5)
+  username TEXT NOT NULL,           -- may be empty: the form's name has no rule (docs/product.md#contact-rules)
   email TEXT NOT NULL,
   message TEXT NOT NULL,
   created_at INTEGER NOT NULL       -- epoch ms

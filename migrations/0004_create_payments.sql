@@ -1,4 +1,4 @@
--- One row per payment attempt (spec §3 "Payment order", "Payment (history)"). The payments
+-- One row per payment attempt (docs/product.md#stored-entities and #payment-lifecycle). The payments
 -- work moves `status` forward only: created -> pending -> paid -> refunded, or failed.
 CREATE TABLE payments (
   id TEXT PRIMARY KEY,                      -- pay_<random>: our order id, sent to the provider
