@@ -7,6 +7,11 @@ import { defineConfig } from "vite";
 // data and the tests never meet.
 const stateDir = process.env.PORTICO_STATE_DIR;
 
+// The local fakes (identity provider, PayPal, Cashfree, the bench route) are built into every
+// build but production's: with the flag false the bundler drops the code only they reach, so
+// the deployed Worker does not hold them at all (workers/providers/fakes.ts).
+const fakes = process.env.CLOUDFLARE_ENV !== "production";
+
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
@@ -22,4 +27,5 @@ export default defineConfig({
     reactRouter(),
   ],
   resolve: { tsconfigPaths: true },
+  define: { __DEV_FAKES__: JSON.stringify(fakes) },
 });

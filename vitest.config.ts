@@ -23,6 +23,8 @@ export default defineConfig(async () => {
       reactRouter(),
     ],
     resolve: { tsconfigPaths: true },
+    // Tests run against the local fakes (see vite.config.ts).
+    define: { __DEV_FAKES__: "true" },
     test: {
       include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],

@@ -1,146 +1,118 @@
 /**
- * The main Worker. `/api/*` goes to Hono; every other request (pages and React Router's
- * `.data` requests, all methods) goes to React Router.
+ * The main Worker: one Hono root listing every route that is not a page, then the pages.
  *
- * Before either router sees a request, the entry bounds its body and refuses state-changing
- * requests from other sites (issue #10); after, it adds the headers that tell the browser how
- * to treat the answer. The hosted-API gateway (`/api/v1/*` and the legacy hosted paths) is
- * left alone on the way in: its calls are authenticated by API key, not by a cookie, so any
- * site may make them, and it caps each operation's body at that operation's own limit.
+ *   /api/*            the platform calls and the hosted APIs: workers/api/index.ts mounts one
+ *                     router per prefix (`/api/<name>` is workers/api/<name>.ts), the gateway at
+ *                     /api/v1 (workers/gateway/routes.ts), and the older hosted paths the gateway
+ *                     serves beside it: POST /api/qrcode, POST /api/polyline,
+ *                     GET /api/country/phone-codes
+ *   /s/:alias         a short link (workers/hosted/urlshortener/redirect.ts)
+ *   /openapi.json     every hosted API described (workers/hosted/openapi.ts)
+ *   /dev/oidc/*       development only: the fake identity provider,
+ *   /dev/paypal/*       PayPal and Cashfree (workers/providers/fake-providers.ts)
+ *   /dev/cashfree/*
+ *   /__bench/bare/*   development only: a hosted API without the gateway, for `npm run bench`
+ *                     (workers/gateway/bench-route.ts)
+ *   *                 everything else: the pages, React Router (app/routes.ts lists them;
+ *                     `/a/b/:id` is app/routes/a-b/route.tsx)
+ *
+ * Every request first crosses the request boundary (workers/http/boundary.ts): bodies bounded,
+ * cross-site writes refused, and security headers on every answer.
  */
+import { Hono, type Context } from "hono";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { readConfig } from "./config";
 import { cloudflareContext, cspNonceContext } from "./context";
-import { serveBenchRoute } from "./gateway/bench-route";
-import { HOSTED_DEFINITIONS } from "./hosted/definitions";
 import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
-import { changesState, foreignOrigin } from "./http/cross-site";
-import { FROM_ANOTHER_SITE, refusalResponse, TOO_LARGE, UNREADABLE_FORM } from "./http/refusals";
-import { bufferBody, discardBody, FORM_BODY_LIMIT, guardUnreadBody } from "./http/request-body";
-import { createNonce, dataSecurityHeaders, pageSecurityHeaders, withHeaders } from "./http/security-headers";
-import { serveFakeIdp } from "./providers/oidc";
+import { requestBoundary, type RootEnv } from "./http/boundary";
 import { pruneExpiredSessions } from "./platform/sessions";
 import { pruneThrottleWindows } from "./platform/throttle";
 import { pruneHourlyUsage } from "./platform/usage";
-import { deliveryThrough, serveFakePaymentProvider } from "./providers/payments";
+import { loadFakes } from "./providers/fakes";
+import { deliveryThrough } from "./providers/payments";
 
 // Durable Object classes must be exported from the main module.
 export { Meter } from "./gateway/meter";
 
 const handlePage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
-/** The older hosted calls the gateway serves besides `/api/v1` (workers/gateway/routes.ts mounts them). */
-const LEGACY_HOSTED_CALLS = new Set(
-  HOSTED_DEFINITIONS.flatMap((definition) => definition.legacyRoutes ?? []).map(
-    (legacy) => `${legacy.method} ${legacy.path}`,
-  ),
+export const root = new Hono<RootEnv>();
+
+root.use(requestBoundary);
+
+root.all("/api/*", (c) => api.fetch(c.req.raw, c.env, c.executionCtx));
+
+const shortLink = (c: Context<RootEnv>) => shortLinkRedirects.fetch(c.req.raw, c.env, c.executionCtx);
+root.get("/s/:alias", shortLink);
+// Anything else under /s/ gets the redirect router's own 404, as a data path.
+root.all("/s/*", shortLink);
+
+root.all("/openapi.json", (c) =>
+  Response.json(buildOpenApiDocument(new URL(c.req.url).origin), {
+    headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" },
+  }),
 );
 
-/** Where a request goes: the gateway, the rest of `/api`, the data-only paths, or a page. */
-type Area = "gateway" | "api" | "data" | "page";
-
-function areaOf(method: string, pathname: string): Area {
-  // As Hono routes them: case-sensitive, and not strict (`/api/qrcode/` is `/api/qrcode`).
-  const path = pathname.replace(/(.)\/$/, "$1");
-  if (path === "/api/v1" || path.startsWith("/api/v1/")) return "gateway";
-  if (LEGACY_HOSTED_CALLS.has(`${method.toUpperCase()} ${path}`)) return "gateway";
-  if (path === "/api" || path.startsWith("/api/")) return "api";
-  if (path.startsWith("/s/") || path === "/openapi.json") return "data";
-  return "page";
+// Development only, and only in a build that holds them (vite.config.ts leaves them out of a
+// production build; production configuration refuses them too). When the configuration has
+// not chosen a fake, its path is a page like any other. The fakes keep their own headers, as
+// the providers' real pages would.
+if (__DEV_FAKES__) {
+  const fake = (serve: (c: Context<RootEnv>) => Promise<Response | null>) => async (c: Context<RootEnv>) => {
+    const answer = await serve(c);
+    if (!answer) return servePage(c);
+    c.set("ownHeaders", true);
+    return answer;
+  };
+  root.all(
+    "/dev/oidc/*",
+    fake(async (c) => (await loadFakes()).serveFakeIdp(readConfig(c.env), c.env, c.req.raw)),
+  );
+  const payments = fake(async (c) =>
+    (await loadFakes()).serveFakePaymentProvider(
+      readConfig(c.env),
+      c.env.CACHE,
+      c.req.raw,
+      deliveryThrough(c.env.WEBHOOKS, (promise) => c.executionCtx.waitUntil(promise)),
+    ),
+  );
+  root.all("/dev/paypal/*", payments);
+  root.all("/dev/cashfree/*", payments);
+  root.all(
+    "/__bench/bare/*",
+    fake(async (c) =>
+      (await import("./gateway/bench-route")).serveBenchRoute(c.req.raw, c.env, workerCtx(c), readConfig(c.env)),
+    ),
+  );
 }
 
-/**
- * The request a router may read, or the refusal to answer instead. A refusal first lets go of
- * the body it did not read, so the bytes do not stay behind in a keep-alive connection.
- */
-async function admit(request: Request, area: Exclude<Area, "gateway">): Promise<Request | Response> {
-  const kind = area === "page" ? "page" : "api";
-  if (changesState(request.method)) {
-    const reason = foreignOrigin(request);
-    if (reason) {
-      await discardBody(request);
-      return refusalResponse(request, kind === "api" ? FROM_ANOTHER_SITE.api(reason) : FROM_ANOTHER_SITE.page(), kind);
-    }
-  }
-  const buffered = await bufferBody(request, FORM_BODY_LIMIT);
-  if (!buffered.ok) return refusalResponse(request, TOO_LARGE[kind](FORM_BODY_LIMIT), kind);
-  // Page actions read their forms with `request.formData()`, which throws on a body that is not
-  // the form its content type claims: that is bad input, and it gets a 400 here, not a 500 there.
-  if (area === "page" && changesState(request.method) && !(await parsesAsForm(buffered.request))) {
-    return refusalResponse(request, UNREADABLE_FORM, kind);
-  }
-  return buffered.request;
-}
+root.all("*", (c) => servePage(c));
 
-async function parsesAsForm(request: Request): Promise<boolean> {
-  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
-  if (!type.startsWith("multipart/form-data") && !type.startsWith("application/x-www-form-urlencoded")) return true;
-  // The body is in memory (at most FORM_BODY_LIMIT), so parsing a copy costs no socket read.
-  return request
-    .clone()
-    .formData()
-    .then(() => true)
-    .catch(() => false);
-}
-
-async function serve(request: Request, env: Env, ctx: ExecutionContext, area: Area, nonce: string) {
-  if (area === "gateway" || area === "api") return api.fetch(request, env, ctx);
-  const { pathname, origin } = new URL(request.url);
-  if (pathname.startsWith("/s/")) return shortLinkRedirects.fetch(request, env, ctx);
-  if (area === "data") {
-    return Response.json(buildOpenApiDocument(origin), {
-      headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" },
-    });
-  }
-  const config = readConfig(env);
-  // Development only: the fake identity provider, the fake payment providers and the bench
-  // route (production configuration refuses them all). They keep their own headers: the
-  // fakes' pages set a policy of their own, as the providers' real pages would.
-  const fake =
-    serveFakeIdp(config, env, request) ??
-    serveFakePaymentProvider(
-      config,
-      env.CACHE,
-      request,
-      deliveryThrough(env.WEBHOOKS, (p) => ctx.waitUntil(p)),
-    );
-  if (fake) return { own: await fake };
-  const bench = await serveBenchRoute(request, env, ctx, config);
-  if (bench) return { own: bench };
+function servePage(c: Context<RootEnv>) {
+  // An incomplete configuration stops a page before any of it renders (it throws, naming what
+  // is missing); `/api` answers the same failure as problem+json.
+  readConfig(c.env);
   const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env, ctx });
-  context.set(cspNonceContext, nonce);
-  return handlePage(request, context);
+  context.set(cloudflareContext, { env: c.env, ctx: workerCtx(c) });
+  context.set(cspNonceContext, c.get("nonce"));
+  return handlePage(c.req.raw, context);
 }
+
+/** The Worker's own ExecutionContext, which Hono types more narrowly. */
+function workerCtx(c: Context<RootEnv>): ExecutionContext {
+  return c.executionCtx as ExecutionContext;
+}
+
+// A failure no route answered propagates as it did before the root existed: pages and `/api`
+// answer their own errors; nothing here turns one into a bare 500 with a body.
+root.onError((error) => {
+  throw error;
+});
 
 export default {
-  async fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
-    const area = areaOf(request.method, pathname);
-    // A plain var, not the parsed config: a broken configuration must not cost `/api` its
-    // problem+json answer (Hono's error handler reports it there).
-    const production = env.APP_ENV === "production";
-    const nonce = createNonce();
-    let answer: Response | { own: Response };
-    if (area === "gateway") {
-      // The gateway refuses some calls (no key, over a limit) before it reads their input. A
-      // body left unread or cancelled costs the connection it came on (request-body.ts), so
-      // what the gateway does not read is read away before the answer goes out.
-      const guarded = guardUnreadBody(request);
-      answer = await serve(guarded.request, env, ctx, area, nonce);
-      await guarded.settle();
-    } else {
-      const admitted = await admit(request, area);
-      answer = admitted instanceof Response ? admitted : await serve(admitted, env, ctx, area, nonce);
-    }
-    if (!(answer instanceof Response)) return answer.own;
-    return withHeaders(
-      answer,
-      area === "page" ? pageSecurityHeaders({ nonce, pathname, production }) : dataSecurityHeaders({ production }),
-    );
-  },
+  fetch: root.fetch,
 
   // Daily housekeeping (the cron in wrangler.toml): expired sessions, spent throttle windows and
   // hourly usage rollups past the benchmarking page's week.

@@ -40,6 +40,8 @@ export async function webhookWorkerOptions(): Promise<AuxiliaryWorker> {
     mainFields: ["module", "main"],
     external: ["cloudflare:*", "node:*"],
     tsconfig: "tsconfig.json",
+    // Tests run against the local fakes, as vite.config.ts builds them outside production.
+    define: { __DEV_FAKES__: "true" },
     logLevel: "warning",
   });
   // wrangler and the vitest plugin each bundle a Miniflare; their option types differ only in

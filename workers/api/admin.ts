@@ -1,5 +1,6 @@
-/** Admin calls (the ADMIN_EMAIL account only). */
+/** `/api/admin/*`: the admin account's calls, and the side menu every page reads. */
 import { Hono } from "hono";
+import { listSideMenu } from "~workers/hosted/side-menu";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
 import { grantPlan, GrantPlanSchema } from "~workers/platform/admin";
 import { isAdmin } from "~workers/platform/roles";
@@ -8,13 +9,17 @@ import { problem, problemFromZod } from "~workers/http/problem";
 
 export const adminApi = new Hono<ApiEnv>();
 
-adminApi.use("/admin/users/*", requireSession, async (c, next) => {
+// The side menu is public: its path is the one the site's client has always called.
+adminApi.get("/sidemenus", (c) => c.json({ message: listSideMenu() }));
+
+// Everything under /users is the ADMIN_EMAIL account's only.
+adminApi.use("/users/*", requireSession, async (c, next) => {
   if (!isAdmin(c.get("config"), c.get("session").user))
     return problem(c, "forbidden", "Only the admin account may do this.");
   await next();
 });
 
-adminApi.post("/admin/users/:id/plan", async (c) => {
+adminApi.post("/users/:id/plan", async (c) => {
   const parsed = GrantPlanSchema.safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problemFromZod(c, parsed.error);
   const targetUserId = c.req.param("id");

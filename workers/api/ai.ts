@@ -7,7 +7,7 @@ import { problem, problemFromZod } from "~workers/http/problem";
 
 export const aiApi = new Hono<ApiEnv>();
 
-aiApi.post("/ai/prompt-to-image", requireSession, async (c) => {
+aiApi.post("/prompt-to-image", requireSession, async (c) => {
   const { user } = c.get("session");
   if (!isAdmin(c.get("config"), user))
     return problem(c, "forbidden", "Only the admin account may generate images.", {

@@ -1,4 +1,4 @@
-/** Buying a plan (docs/product.md#payment-calls) and reading a payment's state (/status/payment/:id). */
+/** `/api/payments/*`: buying a plan (docs/product.md#payment-calls) and reading a payment's state (/status/payment/:id). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
@@ -61,7 +61,7 @@ function mayAskProvider(paymentId: string, now: number): boolean {
 
 export const paymentsApi = new Hono<ApiEnv>();
 
-paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) => {
+paymentsApi.post("/paypal/generate-session", requireSession, async (c) => {
   // Only the plan is read from the client: the price is the server's.
   const parsed = z
     .object({ payment_type: z.enum(["standard", "premium"]) })
@@ -89,7 +89,7 @@ paymentsApi.post("/payments/paypal/generate-session", requireSession, async (c) 
   });
 });
 
-paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
+paymentsApi.post("/paypal/capture", requireSession, async (c) => {
   const parsed = z.object({ orderID: z.string().min(1).max(64) }).safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problem(c, "invalid-input", "orderID is required.", { message: PAYMENT_ERROR });
   const { user } = c.get("session");
@@ -113,7 +113,7 @@ paymentsApi.post("/payments/paypal/capture", requireSession, async (c) => {
   });
 });
 
-paymentsApi.post("/payments/cashfree/generate-session", requireSession, async (c) => {
+paymentsApi.post("/cashfree/generate-session", requireSession, async (c) => {
   // The spec's clients also send customer_id, customer_email and order_id: the server uses the
   // session's account and its own payment id instead, and never reads an amount.
   const parsed = z
@@ -163,7 +163,7 @@ paymentsApi.post("/payments/cashfree/generate-session", requireSession, async (c
  * provider is asked again, so the buyer returning from checkout sees the outcome even before
  * the webhook arrives.
  */
-paymentsApi.get("/payments/:paymentId/status", async (c) => {
+paymentsApi.get("/:paymentId/status", async (c) => {
   const paymentId = c.req.param("paymentId");
   let payment = /^pay_[A-Za-z0-9_-]{8,64}$/.test(paymentId) ? await findPayment(c.env.DB, paymentId) : null;
   if (!payment) return problem(c, "not-found", "No payment has this id.");

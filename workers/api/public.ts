@@ -1,14 +1,12 @@
 /**
- * The platform calls the public site makes (docs/product.md#public-calls): the side menu, the bug-report form
- * and the newsletter. Each handler parses, calls one domain function and shapes the answer
+ * `/api/contact` and `/api/subscribe/newsletter`: the home page's bug-report form and newsletter box
+ * (docs/product.md#public-calls). Each handler parses, calls one domain function and shapes the answer
  * the way the site's client reads it: a failure is problem+json like every /api error, with
  * the members that client reads (`success` and `message`, or `is_exist`) as extensions.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { listSideMenu } from "~workers/hosted/side-menu";
 import { ContactMessageSchema, saveContactMessage } from "~workers/platform/contact";
-import { cachedCountryOf } from "~workers/platform/country";
 import { accountServices } from "~workers/platform/account-services";
 import { NewsletterEmailSchema, requestNewsletterSubscription } from "~workers/platform/newsletter";
 import { clientAddress, hitThrottle, type ThrottleRule } from "~workers/platform/throttle";
@@ -31,8 +29,6 @@ function newsletterThrottled(c: Context<ApiEnv>, retryAfterSeconds: number): Res
 }
 
 export const publicApi = new Hono<ApiEnv>();
-
-publicApi.get("/admin/sidemenus", (c) => c.json({ message: listSideMenu() }));
 
 publicApi.post(
   "/contact",
@@ -69,9 +65,4 @@ publicApi.get("/subscribe/newsletter", async (c) => {
   // Double opt-in: the same answer for a new, a pending and a confirmed address, so it tells
   // nobody who subscribes; `is_exist: true` means the request was accepted (docs/product.md#public-calls).
   return c.json({ is_exist: true, message: "Check your inbox: open the link we sent to confirm the subscription." });
-});
-
-publicApi.get("/users/fetch/user-metadata", async (c) => {
-  const countryCode = await cachedCountryOf(c.req.raw, c.get("config"), c.env.CACHE);
-  return c.json({ countryCode });
 });

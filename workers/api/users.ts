@@ -1,43 +1,23 @@
 /**
- * Accounts over JSON (docs/product.md#account-calls, plus the calls programs and tests use): the pages call the same
+ * `/api/users/*`: accounts over JSON (docs/product.md#account-calls, plus the calls programs and tests use): the pages call the same
  * domain functions through their loaders and actions.
  */
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { accountServices } from "~workers/platform/account-services";
 import { EmailSchema, LogInSchema } from "~workers/platform/accounts";
 import { resendVerificationLink, verifyEmail } from "~workers/platform/email-verification";
 import { CHECK_INBOX_MESSAGE, registerWithPassword, SignUpSchema } from "~workers/platform/registration";
-import { EMAIL_UNVERIFIED_MESSAGE, isAdmin, isPrivileged } from "~workers/platform/roles";
+import { isAdmin, isPrivileged } from "~workers/platform/roles";
 import type { User } from "~workers/platform/users";
-import {
-  createApiKey,
-  KeyNameSchema,
-  listApiKeys,
-  MAX_KEYS_PER_USER,
-  revokeApiKey,
-  rotateApiKey,
-} from "~workers/platform/api-keys";
 import { isSecureRequest } from "~workers/platform/cookies";
+import { cachedCountryOf } from "~workers/platform/country";
 import { listPayments, TRANSACTIONS_PAGE_SIZE } from "~workers/platform/payments";
 import { forgotPassword, resetPassword } from "~workers/platform/password-reset";
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { attemptPasswordLogIn, authUserFields, startSession } from "~workers/platform/sign-in";
-import { requireSession, type ApiEnv } from "./context";
-import { problem, problemFromZod } from "~workers/http/problem";
-
-const JSON_LIMIT = bodyLimit({
-  maxSize: 8 * 1024,
-  onError: (c) => problem(c as Context<ApiEnv>, "body-too-large", "Keep the body under 8 KiB."),
-});
-
-async function parseJson<S extends z.ZodType>(c: Context<ApiEnv>, schema: S) {
-  const body: unknown = await c.req.json().catch(() => undefined);
-  const parsed = schema.safeParse(body ?? {});
-  if (parsed.success) return { ok: true as const, data: parsed.data as z.infer<S> };
-  return { ok: false as const, response: problemFromZod(c, parsed.error, { extensions: { success: 0 } }) };
-}
+import { JSON_LIMIT, parseJson, requireSession, type ApiEnv } from "./context";
+import { problem } from "~workers/http/problem";
 
 function servicesFor(c: Context<ApiEnv>) {
   return accountServices(c.get("config"), c.env, c.req.raw, (promise) => c.executionCtx.waitUntil(promise));
@@ -63,7 +43,7 @@ async function signedIn(c: Context<ApiEnv>, user: User, message: string) {
 
 export const usersApi = new Hono<ApiEnv>();
 
-usersApi.post("/users/signup", JSON_LIMIT, async (c) => {
+usersApi.post("/signup", JSON_LIMIT, async (c) => {
   const input = await parseJson(c, SignUpSchema);
   if (!input.ok) return input.response;
   const result = await registerWithPassword(servicesFor(c), c.req.raw, input.data);
@@ -80,7 +60,7 @@ usersApi.post("/users/signup", JSON_LIMIT, async (c) => {
   return c.json({ success: 1, message: CHECK_INBOX_MESSAGE, email: result.email }, 202);
 });
 
-usersApi.post("/users/email/verify", JSON_LIMIT, async (c) => {
+usersApi.post("/email/verify", JSON_LIMIT, async (c) => {
   const input = await parseJson(c, z.object({ token: z.string().min(1).max(200) }));
   if (!input.ok) return input.response;
   const result = await verifyEmail(c.env.DB, input.data.token);
@@ -94,7 +74,7 @@ usersApi.post("/users/email/verify", JSON_LIMIT, async (c) => {
   return signedIn(c, result.user, "Email confirmed");
 });
 
-usersApi.post("/users/email/verify/resend", requireSession, async (c) => {
+usersApi.post("/email/verify/resend", requireSession, async (c) => {
   const result = await resendVerificationLink(
     c.env.DB,
     servicesFor(c).mail,
@@ -106,7 +86,7 @@ usersApi.post("/users/email/verify/resend", requireSession, async (c) => {
   return problem(c, "conflict", "This address is confirmed already.", { success: 0 });
 });
 
-usersApi.post("/users/login", JSON_LIMIT, async (c) => {
+usersApi.post("/login", JSON_LIMIT, async (c) => {
   const input = await parseJson(c, LogInSchema);
   if (!input.ok) return input.response;
   const attempt = await attemptPasswordLogIn(c.env.DB, c.req.raw, input.data);
@@ -126,14 +106,14 @@ usersApi.post("/users/login", JSON_LIMIT, async (c) => {
   return signedIn(c, attempt.user, "Logged in");
 });
 
-usersApi.post("/users/logout", async (c) => {
+usersApi.post("/logout", async (c) => {
   const session = await readSession(c.env.DB, c.get("config").SESSION_SECRET, c.req.raw);
   if (session) await endSession(c.env.DB, session.id);
   c.header("Set-Cookie", clearSessionCookieHeader(isSecureRequest(c.req.raw)));
   return c.json({ success: 1, message: "Logged out" });
 });
 
-usersApi.get("/users/me", requireSession, (c) => {
+usersApi.get("/me", requireSession, (c) => {
   const { user, createdAt, expiresAt } = c.get("session");
   return c.json({
     id: user.id,
@@ -147,7 +127,7 @@ usersApi.get("/users/me", requireSession, (c) => {
   });
 });
 
-usersApi.post("/users/password/forgot", JSON_LIMIT, async (c) => {
+usersApi.post("/password/forgot", JSON_LIMIT, async (c) => {
   const input = await parseJson(c, z.object({ email: EmailSchema }));
   if (!input.ok) return input.response;
   const result = await forgotPassword(servicesFor(c), c.req.raw, input.data.email);
@@ -156,7 +136,7 @@ usersApi.post("/users/password/forgot", JSON_LIMIT, async (c) => {
   return c.json({ success: 1, message: "If an account uses this address, a reset link is on its way." }, 202);
 });
 
-usersApi.post("/users/password/reset", JSON_LIMIT, async (c) => {
+usersApi.post("/password/reset", JSON_LIMIT, async (c) => {
   const input = await parseJson(
     c,
     z.object({ token: z.string().min(1).max(200), password: z.string().min(1).max(1000) }),
@@ -171,41 +151,7 @@ usersApi.post("/users/password/reset", JSON_LIMIT, async (c) => {
   return c.json({ success: 1, message: "Password changed. Log in with the new one." });
 });
 
-usersApi.get("/user/referral-code", requireSession, (c) =>
-  c.json({ referralCode: c.get("session").user.referralCode }),
-);
-
-usersApi.get("/user/keys", requireSession, async (c) =>
-  c.json({ keys: await listApiKeys(c.env.DB, c.get("session").user.id) }),
-);
-
-usersApi.post("/user/keys", JSON_LIMIT, requireSession, async (c) => {
-  const input = await parseJson(c, z.object({ name: KeyNameSchema }));
-  if (!input.ok) return input.response;
-  const result = await createApiKey(c.env.DB, c.get("session").user.id, input.data.name);
-  if (!result.ok) {
-    if (result.code === "email-unverified") return problem(c, "forbidden", EMAIL_UNVERIFIED_MESSAGE);
-    return problem(c, "conflict", `An account may hold at most ${MAX_KEYS_PER_USER} active keys. Revoke one first.`);
-  }
-  // The only time the whole key is ever shown.
-  return c.json({ key: result.key, ...result.summary }, 201);
-});
-
-usersApi.delete("/user/keys/:id", requireSession, async (c) => {
-  const revoked = await revokeApiKey(c.env.DB, c.env.CACHE, c.env.METER, c.get("session").user.id, c.req.param("id"));
-  return revoked ? c.body(null, 204) : problem(c, "not-found", "No active key of yours has this id.");
-});
-
-usersApi.post("/user/keys/:id/rotate", requireSession, async (c) => {
-  const result = await rotateApiKey(c.env.DB, c.env.CACHE, c.env.METER, c.get("session").user.id, c.req.param("id"));
-  if (!result.ok) {
-    if (result.code === "email-unverified") return problem(c, "forbidden", EMAIL_UNVERIFIED_MESSAGE);
-    return problem(c, result.code === "not-found" ? "not-found" : "conflict", "No active key of yours has this id.");
-  }
-  return c.json({ key: result.key, ...result.summary }, 201);
-});
-
-usersApi.get("/users/fetch-transactions", requireSession, async (c) => {
+usersApi.get("/fetch-transactions", requireSession, async (c) => {
   const query = z
     .object({
       page: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -221,4 +167,10 @@ usersApi.get("/users/fetch-transactions", requireSession, async (c) => {
     privileged ? { ...payment, planExpiresAt } : payment,
   );
   return c.json({ success: true, data: { payments, totalPages: result.totalPages, page: result.page } });
+});
+
+/** The visitor's country, which picks the pricing's currency and provider; no session needed. */
+usersApi.get("/fetch/user-metadata", async (c) => {
+  const countryCode = await cachedCountryOf(c.req.raw, c.get("config"), c.env.CACHE);
+  return c.json({ countryCode });
 });

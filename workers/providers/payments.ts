@@ -1,15 +1,15 @@
 /**
  * The payment providers the configuration names: PayPal and Cashfree themselves in production,
- * local fakes (served by the app Worker at /dev/paypal and /dev/cashfree) in development and
- * tests. Both Workers build their clients here: the app (checkout, status page) and the
- * webhook Worker (re-reading orders, reconciliation).
+ * local fakes (served by the app Worker at /dev/paypal and /dev/cashfree, and loaded through
+ * `loadFakes()`, so a production build does not hold them) in development and tests. Both
+ * Workers build their clients here: the app (checkout, status page) and the webhook Worker
+ * (re-reading orders, reconciliation).
  */
 import { createCashfreeClient } from "./cashfree/client";
-import { createFakeCashfree, createFakeCashfreeFetch } from "./cashfree/fake";
 import type { CashfreeClient, DeliverWebhook } from "./cashfree/types";
+import { lazyFetch, loadFakes } from "./fakes";
 import type { PaymentsConfig } from "./payments-config";
 import { createPayPalClient } from "./paypal/client";
-import { createFakePayPal, createFakePayPalFetch, fakePayPalCertificateFetcher } from "./paypal/fake";
 import type { PayPalClient } from "./paypal/types";
 
 /** The clients of both providers, as the settlement code reads orders through them. */
@@ -27,35 +27,6 @@ export interface FakeWebhookDelivery {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
-function fakePayPal(config: PaymentsConfig, kv: KVNamespace, origin: string, delivery?: FakeWebhookDelivery) {
-  const baseUrl = `${origin}${FAKE_PAYPAL_PATH}`;
-  const fake = createFakePayPal({
-    baseUrl,
-    kv,
-    ...(delivery && {
-      webhook: {
-        url: `${config.WEBHOOK_BASE_URL.replace(/\/+$/, "")}/paypal`,
-        webhookId: config.PAYPAL_WEBHOOK_ID,
-        deliver: delivery.deliver,
-      },
-      waitUntil: delivery.waitUntil,
-    }),
-  });
-  return { baseUrl, fake };
-}
-
-function fakeCashfree(config: PaymentsConfig, kv: KVNamespace, origin: string, delivery?: FakeWebhookDelivery) {
-  const baseUrl = `${origin}${FAKE_CASHFREE_PATH}`;
-  const fake = createFakeCashfree({
-    baseUrl,
-    kv,
-    clientId: config.CASHFREE_CLIENT_ID,
-    clientSecret: config.CASHFREE_CLIENT_SECRET,
-    ...(delivery && { deliverWebhook: delivery.deliver, waitUntil: delivery.waitUntil }),
-  });
-  return { baseUrl, fake };
-}
-
 export function payPalFor(
   config: PaymentsConfig,
   kv: KVNamespace,
@@ -64,8 +35,11 @@ export function payPalFor(
 ): PayPalClient {
   const credentials = { clientId: config.PAYPAL_CLIENT_ID, clientSecret: config.PAYPAL_CLIENT_SECRET };
   if (config.PAYPAL_PROVIDER === "fake") {
-    const { baseUrl, fake } = fakePayPal(config, kv, origin, delivery);
-    return createPayPalClient({ baseUrl, ...credentials, fetch: createFakePayPalFetch(fake, baseUrl) });
+    return createPayPalClient({
+      baseUrl: `${origin}${FAKE_PAYPAL_PATH}`,
+      ...credentials,
+      fetch: lazyFetch((fakes) => fakes.fakePayPalFetch(config, kv, origin, delivery)),
+    });
   }
   return createPayPalClient({ baseUrl: config.PAYPAL_BASE_URL, ...credentials, fetch });
 }
@@ -82,11 +56,10 @@ export function cashfreeFor(
     apiVersion: config.CASHFREE_API_VERSION,
   };
   if (config.CASHFREE_PROVIDER === "fake") {
-    const { baseUrl, fake } = fakeCashfree(config, kv, origin, delivery);
     return createCashfreeClient({
-      baseUrl: `${baseUrl}/pg`,
+      baseUrl: `${origin}${FAKE_CASHFREE_PATH}/pg`,
       ...credentials,
-      fetch: createFakeCashfreeFetch(fake, baseUrl),
+      fetch: lazyFetch((fakes) => fakes.fakeCashfreeFetch(config, kv, origin, delivery)),
     });
   }
   return createCashfreeClient({ baseUrl: config.CASHFREE_BASE_URL, ...credentials, fetch });
@@ -111,32 +84,14 @@ export function paymentProvidersFor(
  */
 export function payPalCertificateFetcher(config: PaymentsConfig, kv: KVNamespace): (url: string) => Promise<string> {
   if (config.PAYPAL_PROVIDER === "fake") {
-    const { baseUrl, fake } = fakePayPal(config, kv, "http://localhost");
-    return fakePayPalCertificateFetcher(fake, baseUrl);
+    let fetcher: Promise<(url: string) => Promise<string>> | undefined;
+    return async (url) => (await (fetcher ??= loadFakes().then((fakes) => fakes.fakePayPalCertificate(config, kv))))(url);
   }
   return async (url) => {
     const response = await fetch(url, { redirect: "error" });
     if (!response.ok) throw new Error(`certificate answered ${response.status}`);
     return response.text();
   };
-}
-
-/** Serves the fake providers (APIs, approval and checkout pages, SDK scripts), when configured. */
-export function serveFakePaymentProvider(
-  config: PaymentsConfig,
-  kv: KVNamespace,
-  request: Request,
-  delivery?: FakeWebhookDelivery,
-): Promise<Response> | null {
-  const url = new URL(request.url);
-  const under = (path: string) => url.pathname === path || url.pathname.startsWith(`${path}/`);
-  if (config.PAYPAL_PROVIDER === "fake" && under(FAKE_PAYPAL_PATH)) {
-    return Promise.resolve(fakePayPal(config, kv, url.origin, delivery).fake.fetch(request));
-  }
-  if (config.CASHFREE_PROVIDER === "fake" && under(FAKE_CASHFREE_PATH)) {
-    return Promise.resolve(fakeCashfree(config, kv, url.origin, delivery).fake.fetch(request));
-  }
-  return null;
 }
 
 /**

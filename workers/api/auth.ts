@@ -1,5 +1,5 @@
 /**
- * 'Continue with Google': the authorization-code flow with PKCE. The state, nonce and code
+ * `/api/auth/*`: 'Continue with Google': the authorization-code flow with PKCE. The state, nonce and code
  * verifier wait in a signed, httpOnly cookie for ten minutes, scoped to the callback's path.
  */
 import { Hono } from "hono";
@@ -25,9 +25,9 @@ function failed(code: string) {
   return `/user/authenticate?error=${encodeURIComponent(code)}`;
 }
 
-export const oidcApi = new Hono<ApiEnv>();
+export const authApi = new Hono<ApiEnv>();
 
-oidcApi.get("/auth/oidc/start", async (c) => {
+authApi.get("/oidc/start", async (c) => {
   const config = c.get("config");
   const provider = oidcProviderFor(config, c.env, new URL(c.req.url).origin);
   const ref = c.req.query("ref")?.slice(0, 32) || undefined;
@@ -44,7 +44,7 @@ oidcApi.get("/auth/oidc/start", async (c) => {
   return c.redirect(authorizationUrl, 302);
 });
 
-oidcApi.get("/auth/oidc/callback", async (c) => {
+authApi.get("/oidc/callback", async (c) => {
   const config = c.get("config");
   const secure = isSecureRequest(c.req.raw);
   // The pending sign-in is single use whatever happens next.
