@@ -1,0 +1,53 @@
+/**
+ * Prints the size of the Worker `react-router build` left in build/server: the JavaScript and
+ * WebAssembly modules wrangler uploads, raw and gzip (gzip over all of them, as wrangler
+ * counts it). `npm run build` runs it after a production build (CLOUDFLARE_ENV=production), so
+ * the figure is the deployed Worker's.
+ *
+ * A production build must not hold the local fakes (vite.config.ts leaves them out with the
+ * __DEV_FAKES__ flag): the build's source maps name every module in it, and this fails when
+ * one of them is a fake, so the flag cannot quietly stop working.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const SERVER_DIR = "build/server";
+/** The fakes and the bench route; `workers/providers/fakes.ts`, which only loads them, may stay. */
+const DEVELOPMENT_ONLY = /workers\/(providers\/(.+\/)?fake[-.]|gateway\/bench-route\.)/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === ".vite" ? [] : filesUnder(path);
+    return [path];
+  });
+}
+
+const files = filesUnder(SERVER_DIR);
+const modules = files.filter((file) => /\.(m?js|wasm)$/.test(file));
+if (modules.length === 0) throw new Error(`No Worker in ${SERVER_DIR}: run the build first.`);
+
+const contents = modules.map((file) => readFileSync(file));
+const raw = contents.reduce((total, content) => total + content.length, 0);
+const gzip = gzipSync(Buffer.concat(contents)).length;
+
+const { targetEnvironment } = JSON.parse(readFileSync(join(SERVER_DIR, "wrangler.json"), "utf8")) as {
+  targetEnvironment?: string;
+};
+const environment = targetEnvironment ?? "development";
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
+console.log(`Worker (${environment}): ${kib(raw)} raw, ${kib(gzip)} gzip in ${modules.length} modules`);
+
+if (environment === "production") {
+  const sources = files
+    .filter((file) => file.endsWith(".js.map"))
+    .flatMap((file) => (JSON.parse(readFileSync(file, "utf8")) as { sources: string[] }).sources);
+  const fakes = [...new Set(sources.filter((source) => DEVELOPMENT_ONLY.test(source)))];
+  if (fakes.length > 0) {
+    console.error(`The production Worker holds development-only code:\n  ${fakes.join("\n  ")}`);
+    console.error("Reach it only through loadFakes() (workers/providers/fakes.ts) or behind __DEV_FAKES__.");
+    process.exit(1);
+  }
+  console.log("No local fake or bench route in the production Worker.");
+}
