@@ -1,7 +1,8 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import path from "node:path";
+import { defineConfig, type Plugin } from "vite";
 
 // Browser tests run the built app on a state folder of their own, so a developer's local
 // data and the tests never meet.
@@ -11,6 +12,40 @@ const stateDir = process.env.PORTICO_STATE_DIR;
 // build but production's: with the flag false the bundler drops the code only they reach, so
 // the deployed Worker does not hold them at all (workers/providers/fakes.ts).
 const fakes = process.env.CLOUDFLARE_ENV !== "production";
+
+/**
+ * Fails the build (and the dev server's page) when server code would reach the browser: no
+ * module under workers/ may be part of the client bundle. A route module may import workers/
+ * in its loader and action, which React Router strips from the client build with their
+ * imports; what a component needs lives in app/lib/ (README, Layout).
+ */
+function serverCodeStaysOnServer(): Plugin {
+  const workers = path.resolve("workers") + path.sep;
+  const leaks = new Set<string>();
+  return {
+    name: "portico:server-code-stays-on-server",
+    // Before the other resolvers: the first plugin to resolve an import ends the hook.
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async resolveId(source, importer, options) {
+      // Reported where the boundary is crossed: an app/ module importing workers/.
+      if (!importer || importer.startsWith(workers)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved?.id.startsWith(workers)) return resolved;
+      const leak = `${path.relative(".", importer)} imports ${path.relative(".", resolved.id)}`;
+      if (this.environment.mode === "dev") this.error(`Server code would reach the browser: ${leak}`);
+      leaks.add(leak);
+      return resolved;
+    },
+    buildEnd() {
+      if (leaks.size === 0) return;
+      this.error(
+        `Server code would reach the browser:\n  ${[...leaks].join("\n  ")}\n` +
+          "Move what a component needs to app/lib/ (which imports nothing from workers/), or use it only in a loader or action.",
+      );
+    },
+  };
+}
 
 export default defineConfig({
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
@@ -25,6 +60,7 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    serverCodeStaysOnServer(),
   ],
   resolve: { tsconfigPaths: true },
   define: { __DEV_FAKES__: JSON.stringify(fakes) },

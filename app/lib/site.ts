@@ -10,3 +10,6 @@ export const SITE = {
   socialUrl: "https://www.linkedin.com/company/portico-apis",
   origin: "https://portico.dev",
 } as const;
+
+/** Where the API key goes in the docs' code samples; the docs page puts the reader's own key there. */
+export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";

@@ -3,10 +3,9 @@
  * example input. `API_KEY_PLACEHOLDER` stands where the key goes; the docs page puts the
  * reader's own key there in the browser, so the key never travels to our server for this.
  */
+import { API_KEY_PLACEHOLDER } from "~/lib/site";
 import type { Operation } from "./definition";
 import { pathParams } from "./describe";
-
-export const API_KEY_PLACEHOLDER = "YOUR_API_KEY";
 
 export interface CodeSamples {
   curl: string;

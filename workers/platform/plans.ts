@@ -2,6 +2,8 @@
  * The plan table (docs/product.md#plans). Prices live only here, on the server: the client never sends an
  * amount. Money is integer minor units (cents, paise).
  */
+import { FREE_PLAN_FREEMIUM_CAP, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT } from "~/lib/plans";
+
 export type PlanId = "free" | "standard" | "premium";
 export type PlanGroup = "free" | "freemium" | "premium";
 
@@ -45,13 +47,9 @@ export const PLANS: Record<PlanId, Plan> = {
 
 export const PLAN_IDS = ["free", "standard", "premium"] as const satisfies readonly PlanId[];
 
-/** Free-plan calls a month that may go to freemium APIs (the rest of the quota is free APIs). */
-export const FREE_PLAN_FREEMIUM_CAP = 50;
-
-/** Bonus calls a referred user receives (docs/product.md#referral). */
-export const REFERRAL_BONUS_CALLS = 200;
-/** Discount on every plan for a referred user, in percent (docs/product.md#referral). */
-export const REFERRAL_DISCOUNT_PERCENT = 5;
+// The freemium cap and the referral figures: the pages print them, so they live in a module
+// that may ship to the browser.
+export { FREE_PLAN_FREEMIUM_CAP, REFERRAL_BONUS_CALLS, REFERRAL_DISCOUNT_PERCENT };
 
 export const PLAN_GROUP_LABELS: Record<PlanGroup, string> = {
   free: "Free",

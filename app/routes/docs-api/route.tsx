@@ -3,10 +3,9 @@ import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
 import { InlineCode } from "~/components/inline-code";
 import { useStoredApiKey } from "~/lib/stored-api-key";
-import { SITE } from "~/lib/site";
+import { API_KEY_PLACEHOLDER, SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
 import { COMMON_ERRORS, operationDocs } from "~workers/hosted/docs";
-import { API_KEY_PLACEHOLDER } from "~workers/hosted/samples";
 import type { Route } from "./+types/route";
 import { CodeSamples } from "./code-samples";
 

@@ -12,18 +12,12 @@ import { formatPrice } from "~/lib/payment-format";
 import { cashfreeSdkConfig, payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { titled } from "~/lib/page-meta";
 import { getSession, serverContext } from "~/lib/session.server";
+import { FREE_PLAN_FREEMIUM_CAP, REFERRAL_DISCOUNT_PERCENT } from "~/lib/plans";
 import { SITE } from "~/lib/site";
 import { hasVerifiedEmail } from "~workers/platform/roles";
 import { HOSTED_APIS, type HostedApi } from "~workers/hosted/registry";
 import { cachedCountryOf, currencyFor } from "~workers/platform/country";
-import {
-  FREE_PLAN_FREEMIUM_CAP,
-  PLAN_IDS,
-  PLANS,
-  priceFor,
-  REFERRAL_DISCOUNT_PERCENT,
-  type PlanId,
-} from "~workers/platform/plans";
+import { PLAN_IDS, PLANS, priceFor, type PlanId } from "~workers/platform/plans";
 import { referralSummary } from "~workers/platform/referrals";
 import type { Route } from "./+types/route";
 import { CashfreeCheckoutDialog } from "./cashfree-checkout";
