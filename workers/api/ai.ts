@@ -20,7 +20,7 @@ aiApi.post("/prompt-to-image", requireSession, async (c) => {
     const message = "Image generation needs the Workers AI binding (AI), which this environment does not have.";
     return problem(c, "engine-unavailable", message, { message, binding: "AI" });
   }
-  const allowance = await takeAiImageAllowance(c.env.DB, user.id, user.planId);
+  const allowance = await takeAiImageAllowance(c.env.DB, user.id, user);
   if (!allowance.ok) {
     const message = `Your plan allows ${allowance.limit}. Try again later or upgrade.`;
     return problem(

@@ -13,6 +13,7 @@ import type { User } from "~workers/platform/users";
 import { isSecureRequest } from "~workers/platform/cookies";
 import { cachedCountryOf } from "~workers/platform/country";
 import { listPayments, TRANSACTIONS_PAGE_SIZE } from "~workers/platform/payments";
+import { effectivePlan } from "~workers/platform/plans";
 import { forgotPassword, resetPassword } from "~workers/platform/password-reset";
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { attemptPasswordLogIn, authUserFields, startSession } from "~workers/platform/sign-in";
@@ -119,7 +120,8 @@ usersApi.get("/me", requireSession, (c) => {
     id: user.id,
     ...authUserFields(user, { createdAt, expiresAt }),
     name: user.name,
-    plan: user.planId,
+    // The plan in force: a paid plan past its end is Free, as the gateway and the dashboard say.
+    plan: effectivePlan(user, Date.now()),
     planExpiresAt: user.planExpiresAt,
     referralCode: user.referralCode,
     emailVerified: user.emailVerifiedAt !== null,

@@ -2,10 +2,9 @@
  * Which Meter counts an account, and the policy it counts by. The gateway asks it per call;
  * the dashboard asks it too, so the page shows the same numbers as the `X-RateLimit-*` headers.
  */
-import { effectivePlan } from "./api-key-auth";
 import type { MeterCounts, MeterPolicy } from "./meter";
 import type { HostedApi } from "~workers/hosted/registry";
-import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS, type PlanId } from "~workers/platform/plans";
+import { currentPlanPeriod, effectivePlan, FREE_PLAN_FREEMIUM_CAP, PLANS, type PlanId } from "~workers/platform/plans";
 
 /** What the policy depends on: the account's plan and the referral bonus it was granted. */
 export interface MeteredAccount {

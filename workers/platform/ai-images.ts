@@ -4,7 +4,7 @@
  * that the engine is unavailable instead of inventing a picture.
  */
 import { z } from "zod";
-import type { PlanId } from "./plans";
+import { effectivePlan, type PlanId, type StoredPlan } from "./plans";
 import { hitThrottle, type ThrottleRule } from "./throttle";
 
 export const AI_IMAGE_LIMITS: Record<PlanId, { perMonth: number; perDay: number }> = {
@@ -32,14 +32,17 @@ const STYLE_PROMPTS: Record<PromptToImageInput["type"], string> = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Counts one generation against the plan's day and month; says how long to wait when over. */
+/**
+ * Counts one generation against the day and month of the plan in force (an expired paid plan
+ * allows what Free does); says how long to wait when over.
+ */
 export async function takeAiImageAllowance(
   db: D1Database,
   userId: string,
-  planId: PlanId,
+  plan: StoredPlan,
   now: number = Date.now(),
 ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number; limit: string }> {
-  const limits = AI_IMAGE_LIMITS[planId];
+  const limits = AI_IMAGE_LIMITS[effectivePlan(plan, now)];
   const day: ThrottleRule = { name: "ai-image-day", limit: limits.perDay, windowMs: DAY_MS };
   const month: ThrottleRule = { name: "ai-image-month", limit: limits.perMonth, windowMs: 30 * DAY_MS };
   const daily = await hitThrottle(db, day, userId, now);

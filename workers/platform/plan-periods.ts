@@ -9,36 +9,31 @@
  *
  * Months are calendar months in UTC (31 Jan + 1 month = 28/29 Feb), as the Meter's periods.
  */
-import { addUtcMonths, PLANS, type PlanId } from "./plans";
+import { addUtcMonths, effectivePlan, PLANS, type PlanId, type StoredPlan } from "./plans";
 
 export type PaidPlanId = Exclude<PlanId, "free">;
-
-export interface AccountPlan {
-  planId: PlanId;
-  planExpiresAt: number | null;
-}
 
 function priceOf(planId: PaidPlanId, currency: "USD" | "INR"): number {
   return currency === "INR" ? PLANS[planId].price.inrPaise : PLANS[planId].price.usdCents;
 }
 
 export function applyPurchase(
-  current: AccountPlan,
+  current: StoredPlan,
   purchase: { planId: PaidPlanId; currency: "USD" | "INR"; at: number },
 ): { planId: PaidPlanId; planExpiresAt: number } {
-  const running = current.planId !== "free" && current.planExpiresAt !== null && current.planExpiresAt > purchase.at;
-  if (!running || current.planId === "free" || current.planExpiresAt === null) {
+  const running = effectivePlan(current, purchase.at);
+  if (running === "free" || current.planExpiresAt === null) {
     return { planId: purchase.planId, planExpiresAt: addUtcMonths(purchase.at, 1) };
   }
-  if (current.planId === purchase.planId) {
+  if (running === purchase.planId) {
     return { planId: purchase.planId, planExpiresAt: addUtcMonths(current.planExpiresAt, 1) };
   }
   const leftMs = current.planExpiresAt - purchase.at;
-  const ratio = priceOf(current.planId, purchase.currency) / priceOf(purchase.planId, purchase.currency);
+  const ratio = priceOf(running, purchase.currency) / priceOf(purchase.planId, purchase.currency);
   return { planId: purchase.planId, planExpiresAt: addUtcMonths(purchase.at, 1) + Math.floor(leftMs * ratio) };
 }
 
 /** A refund or reversal ends the paid plan at once. */
-export function applyRefund(): AccountPlan {
+export function applyRefund(): StoredPlan {
   return { planId: "free", planExpiresAt: null };
 }

@@ -82,20 +82,38 @@ export interface PlanPeriod {
   expiresAt: number | null;
 }
 
+/** What an account's row says about its plan: the plan bought or granted, and when it ends. */
+export interface StoredPlan {
+  planId: PlanId;
+  /** When a paid plan ends; null for Free (and for a paid plan without an end, which is not in force). */
+  planExpiresAt: number | null;
+}
+
+/**
+ * The plan in force at `now`: a paid plan until its expiry, Free before and after. This is the
+ * one place that decides it; the gateway's policy, the plan periods, a purchase's start and the
+ * pages all ask here, so none can think a plan runs that another thinks has ended.
+ */
+export function effectivePlan(account: StoredPlan, now: number): PlanId {
+  if (account.planId === "free" || account.planExpiresAt === null) return "free";
+  return account.planExpiresAt > now ? account.planId : "free";
+}
+
 /**
  * The monthly period a user's quota counts in. Free runs by calendar month (UTC); a paid plan
  * runs in months counted back from its expiry, so each period starts on the purchase's day.
  * An expired paid plan is Free again.
  */
-export function currentPlanPeriod(user: { planId: PlanId; planExpiresAt: number | null }, now: number): PlanPeriod {
-  if (user.planId !== "free" && user.planExpiresAt !== null && user.planExpiresAt > now) {
+export function currentPlanPeriod(user: StoredPlan, now: number): PlanPeriod {
+  const planId = effectivePlan(user, now);
+  if (planId !== "free" && user.planExpiresAt !== null) {
     let end = user.planExpiresAt;
     let start = addUtcMonths(end, -1);
     while (start > now) {
       end = start;
       start = addUtcMonths(end, -1);
     }
-    return { planId: user.planId, start, resetsAt: end, expiresAt: user.planExpiresAt };
+    return { planId, start, resetsAt: end, expiresAt: user.planExpiresAt };
   }
   const date = new Date(now);
   return {
