@@ -9,6 +9,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
 import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { grantPlan } from "~workers/platform/admin";
 import { apiKeyCacheName, generateApiKey, revokeApiKey } from "~workers/platform/api-keys";
 import { startCashfreeCheckout } from "~workers/platform/checkout";
@@ -46,7 +47,7 @@ async function serveStaleCopy(userId: string, key: string, copy: string | null):
 }
 
 function grant(userId: string, planId: "free" | "standard" | "premium") {
-  return grantPlan(env.DB, env.METER, {
+  return grantPlan(env.DB, gatewayNotices(env), {
     adminUserId: "usr_admin",
     targetUserId: userId,
     planId,
@@ -61,7 +62,7 @@ describe("gateway: a revoked key stops on the next call", () => {
     expect((await callFree(key)).status).toBe(200);
     expect(await cachedCopy(key)).not.toBeNull();
 
-    expect(await revokeApiKey(env.DB, env.CACHE, env.METER, userId, keyId)).toBe(true);
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
     const next = await callFree(key);
     expect(next.status).toBe(403);
     expect(await problemType(next)).toBe("revoked-api-key");
@@ -72,7 +73,7 @@ describe("gateway: a revoked key stops on the next call", () => {
     expect((await callFree(key)).status).toBe(200);
     const liveCopy = await cachedCopy(key);
 
-    expect(await revokeApiKey(env.DB, env.CACHE, env.METER, userId, keyId)).toBe(true);
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
     await serveStaleCopy(userId, key, liveCopy);
     const next = await callFree(key);
     expect(next.status).toBe(403);
@@ -90,7 +91,7 @@ describe("gateway: a revoked key stops on the next call", () => {
       .bind(`key_${randomSuffix()}${randomSuffix()}`, userId, other.slice(0, 14), await sha256Hex(other), Date.now())
       .run();
     expect((await callFree(key)).status).toBe(200);
-    expect(await revokeApiKey(env.DB, env.CACHE, env.METER, userId, keyId)).toBe(true);
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
     expect((await callFree(key)).status).toBe(403);
     expect((await callFree(other)).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 /** `/api/admin/*`: the admin account's calls, and the side menu every page reads. */
 import { Hono } from "hono";
 import { listSideMenu } from "~workers/hosted/side-menu";
-import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { grantPlan, GrantPlanSchema } from "~workers/platform/admin";
 import { isAdmin } from "~workers/platform/roles";
 import { requireSession, type ApiEnv } from "./context";
@@ -23,13 +23,11 @@ adminApi.post("/users/:id/plan", async (c) => {
   const parsed = GrantPlanSchema.safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problemFromZod(c, parsed.error);
   const targetUserId = c.req.param("id");
-  const result = await grantPlan(c.env.DB, c.env.METER, {
+  const result = await grantPlan(c.env.DB, gatewayNotices(c.env), {
     adminUserId: c.get("session").user.id,
     targetUserId,
     ...parsed.data,
   });
   if (!result.ok) return problem(c, "not-found", "No user has this id.");
-  // The gateway caches plans with keys: forget them so the new plan applies to the next call.
-  await forgetAccountKeys(c.env.DB, c.env.CACHE, targetUserId);
   return c.json({ userId: targetUserId, planId: parsed.data.planId, planExpiresAt: result.planExpiresAt });
 });

@@ -1,7 +1,7 @@
 /** `/api/payments/*`: buying a plan (docs/product.md#payment-calls) and reading a payment's state (/status/payment/:id). */
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { completePayPalCheckout, startCashfreeCheckout, startPayPalCheckout } from "~workers/platform/checkout";
 import { cachedCountryOf, currencyFor, type Currency } from "~workers/platform/country";
 import { isFinal, syncPayment } from "~workers/platform/payment-sync";
@@ -93,7 +93,13 @@ paymentsApi.post("/paypal/capture", requireSession, async (c) => {
   const parsed = z.object({ orderID: z.string().min(1).max(64) }).safeParse(await c.req.json().catch(() => ({})));
   if (!parsed.success) return problem(c, "invalid-input", "orderID is required.", { message: PAYMENT_ERROR });
   const { user } = c.get("session");
-  const result = await completePayPalCheckout(c.env.DB, c.env.METER, providers(c).paypal, user, parsed.data.orderID);
+  const result = await completePayPalCheckout(
+    c.env.DB,
+    gatewayNotices(c.env),
+    providers(c).paypal,
+    user,
+    parsed.data.orderID,
+  );
   if (!result.ok) {
     const type =
       result.code === "not-found" ? "not-found" : result.code === "unavailable" ? "upstream-failed" : "invalid-input";
@@ -103,8 +109,6 @@ paymentsApi.post("/paypal/capture", requireSession, async (c) => {
       ...(result.paymentId && { paymentId: result.paymentId }),
     });
   }
-  // The gateway caches plans with keys: forget them so the next call sees the new plan.
-  await forgetAccountKeys(c.env.DB, c.env.CACHE, user.id);
   return c.json({
     success: 1,
     plan: result.planId,
@@ -170,11 +174,10 @@ paymentsApi.get("/:paymentId/status", async (c) => {
   const now = Date.now();
   if (!isFinal(payment.status) && mayAskProvider(payment.id, now)) {
     // Reading a page never captures: an approved PayPal order is captured by its webhook or the cron.
-    const synced = await syncPayment(c.env.DB, c.env.METER, providers(c), payment, now, undefined, {
+    const synced = await syncPayment(c.env.DB, gatewayNotices(c.env), providers(c), payment, now, undefined, {
       mayCapture: false,
     });
     if (synced.ok) {
-      if (synced.planChanged && payment.user_id) await forgetAccountKeys(c.env.DB, c.env.CACHE, payment.user_id);
       payment = (await findPayment(c.env.DB, paymentId)) ?? payment;
     } else {
       console.error(`status of ${paymentId}: ${synced.detail}`);

@@ -1,6 +1,7 @@
 /** `/api/user/*`: the signed-in account's own things, its referral code and its API keys. */
 import { Hono } from "hono";
 import { z } from "zod";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import {
   createApiKey,
   KeyNameSchema,
@@ -36,12 +37,12 @@ userApi.post("/keys", JSON_LIMIT, requireSession, async (c) => {
 });
 
 userApi.delete("/keys/:id", requireSession, async (c) => {
-  const revoked = await revokeApiKey(c.env.DB, c.env.CACHE, c.env.METER, c.get("session").user.id, c.req.param("id"));
+  const revoked = await revokeApiKey(c.env.DB, gatewayNotices(c.env), c.get("session").user.id, c.req.param("id"));
   return revoked ? c.body(null, 204) : problem(c, "not-found", "No active key of yours has this id.");
 });
 
 userApi.post("/keys/:id/rotate", requireSession, async (c) => {
-  const result = await rotateApiKey(c.env.DB, c.env.CACHE, c.env.METER, c.get("session").user.id, c.req.param("id"));
+  const result = await rotateApiKey(c.env.DB, gatewayNotices(c.env), c.get("session").user.id, c.req.param("id"));
   if (!result.ok) {
     if (result.code === "email-unverified") return problem(c, "forbidden", EMAIL_UNVERIFIED_MESSAGE);
     return problem(c, result.code === "not-found" ? "not-found" : "conflict", "No active key of yours has this id.");

@@ -118,7 +118,8 @@ export function effectivePlan(record: Pick<KeyRecord, "planId" | "planExpiresAt"
 
 /**
  * Forgets every cached key record of an account in this isolate and KV. The Meter already
- * makes a plan change show on the next call; this only spares that call a reload.
+ * makes a plan change show on the next call; this only spares that call a reload. Called by
+ * the use cases that change a plan, through `gatewayNotices` (meter-notices.ts).
  */
 export async function forgetAccountKeys(db: D1Database, cache: KVNamespace, userId: string): Promise<void> {
   const { results } = await db
@@ -127,4 +128,10 @@ export async function forgetAccountKeys(db: D1Database, cache: KVNamespace, user
     .all<{ hash: string }>();
   await Promise.all(results.map((row) => cache.delete(apiKeyCacheName(row.hash))));
   for (const row of results) memory.delete(row.hash);
+}
+
+/** Forgets one key's cached record in this isolate and KV (a revoke). */
+export async function forgetApiKey(cache: KVNamespace, hash: string): Promise<void> {
+  memory.delete(hash);
+  await cache.delete(apiKeyCacheName(hash));
 }

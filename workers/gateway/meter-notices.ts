@@ -1,8 +1,10 @@
 /**
- * Telling an account's Meter that one of its keys was revoked or its plan changed, so the
- * gateway's next call, from any isolate and location, stops believing a cached key record
- * (meter.ts). The use cases that change keys and plans call these once D1 holds the change:
- * `revokeApiKey`, `settlePayment`, `grantPlan`.
+ * What the gateway must hear when a key or a plan changes, once D1 holds the change: the
+ * account's Meter, so the next call from any isolate and location stops believing a cached key
+ * record (meter.ts), and the key caches (isolate memory and KV), so that call need not find it
+ * out and reload. The use cases that change keys and plans take a `GatewayNotices` and give
+ * the notice themselves (`revokeApiKey`, `rotateApiKey`, `grantPlan`, `settlePayment` and all
+ * that settle through it), so no page action, handler or webhook has to remember to.
  *
  * A notice that fails is logged, not thrown: D1 already holds the change, and the caller (a
  * person revoking a key, a provider's webhook) cannot make the notice again by retrying. The
@@ -11,7 +13,41 @@
  * Only types come from meter.ts, so the webhook Worker, which binds the app's Meter class by
  * name, does not bundle the class itself.
  */
+import { forgetAccountKeys, forgetApiKey } from "./api-key-auth";
 import type { Meter } from "./meter";
+
+export interface GatewayNotices {
+  /** One of the account's keys was revoked at `at`. */
+  keyRevoked(userId: string, key: { id: string; hash: string }, at: number): Promise<void>;
+  /** The account's plan moved; `version` is its `plan_version` now. */
+  planChanged(userId: string, version: number): Promise<void>;
+}
+
+/** The real notices, over the bindings both Workers have (the app's and the webhook Worker's). */
+export function gatewayNotices(bindings: {
+  DB: D1Database;
+  CACHE: KVNamespace;
+  METER: MeterNamespace;
+}): GatewayNotices {
+  return {
+    async keyRevoked(userId, key, at) {
+      await Promise.all([
+        noticeRevokedKey(bindings.METER, userId, key.id, at),
+        forgetApiKey(bindings.CACHE, key.hash).catch((error: unknown) =>
+          console.error(`cached copy of key ${key.id} not forgotten:`, error),
+        ),
+      ]);
+    },
+    async planChanged(userId, version) {
+      await Promise.all([
+        noticePlanVersion(bindings.METER, userId, version),
+        forgetAccountKeys(bindings.DB, bindings.CACHE, userId).catch((error: unknown) =>
+          console.error(`cached keys of ${userId} not forgotten:`, error),
+        ),
+      ]);
+    },
+  };
+}
 
 export type MeterNamespace = DurableObjectNamespace<Meter>;
 
@@ -19,12 +55,7 @@ function meterOf(meters: MeterNamespace, userId: string) {
   return meters.get(meters.idFromName(userId));
 }
 
-export async function noticeRevokedKey(
-  meters: MeterNamespace,
-  userId: string,
-  keyId: string,
-  at: number,
-): Promise<void> {
+async function noticeRevokedKey(meters: MeterNamespace, userId: string, keyId: string, at: number): Promise<void> {
   try {
     await meterOf(meters, userId).revokeKey({ keyId, at });
   } catch (error) {
@@ -32,7 +63,7 @@ export async function noticeRevokedKey(
   }
 }
 
-export async function noticePlanVersion(meters: MeterNamespace, userId: string, version: number): Promise<void> {
+async function noticePlanVersion(meters: MeterNamespace, userId: string, version: number): Promise<void> {
   try {
     await meterOf(meters, userId).recordPlanVersion(version);
   } catch (error) {

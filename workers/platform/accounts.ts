@@ -3,8 +3,7 @@
  * failures are values; nothing here knows about HTTP.
  */
 import { z } from "zod";
-import { noticeRevokedKey, type MeterNamespace } from "~workers/gateway/meter-notices";
-import { forgetCachedKeys } from "./api-keys";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { createId } from "./ids";
 import type { OidcIdentity } from "~workers/providers/oidc/provider";
 import {
@@ -283,13 +282,12 @@ export async function setPassword(
 /**
  * Deletes the account: its keys, sessions, resets and referral rows go with it (foreign keys
  * cascade, and the statements say so explicitly as well). Payments, when they exist, stay
- * as records without personal data. The account's Meter hears of every key, so none works
- * again from any location, and the gateway's KV copies are dropped.
+ * as records without personal data. The gateway hears of every key as revoked, so none works
+ * again from any location and the caches drop their copies.
  */
 export async function deleteAccount(
   db: D1Database,
-  cache: KVNamespace,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   userId: string,
   now: number = Date.now(),
 ): Promise<void> {
@@ -306,8 +304,5 @@ export async function deleteAccount(
     db.prepare(`UPDATE referrals SET referrer_user_id = NULL WHERE referrer_user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM users WHERE id = ?`).bind(userId),
   ]);
-  await Promise.all([
-    forgetCachedKeys(cache, keys.results.map((row) => row.hash)),
-    ...keys.results.map((row) => noticeRevokedKey(meters, userId, row.id, now)),
-  ]);
+  await Promise.all(keys.results.map((row) => notices.keyRevoked(userId, row, now)));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { noticePlanVersion, type MeterNamespace } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { createId } from "./ids";
 import type { PlanId } from "./plans";
 /** What the admin pages read: users with their plan and this month's calls, and API latency. */
@@ -95,17 +95,20 @@ export const GrantPlanSchema = z.object({
   reason: z.string().trim().max(500).default(""),
 });
 
+export type GrantPlanResult = { ok: true; planExpiresAt: number | null } | { ok: false; code: "not-found" };
+
 /**
  * Support's tool: puts a user on a plan for a number of days from now (Free ends any paid
- * plan), with an audit record of who did it and what it was before, in one batch. The new plan
- * version is told to the account's Meter, so the gateway applies the plan on the next call.
+ * plan), with an audit record of who did it and what it was before, in one batch. The gateway
+ * hears of the new plan version before this returns (`GatewayNotices`), so the plan applies
+ * to the account's next call. Who may grant is the adapters' check (`isAdmin`).
  */
 export async function grantPlan(
   db: D1Database,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   grant: { adminUserId: string; targetUserId: string; planId: PlanId; days: number; reason: string },
   now: number = Date.now(),
-): Promise<{ ok: true; planExpiresAt: number | null } | { ok: false; code: "not-found" }> {
+): Promise<GrantPlanResult> {
   const before = await db
     .prepare(`SELECT plan_id, plan_expires_at FROM users WHERE id = ?`)
     .bind(grant.targetUserId)
@@ -137,6 +140,6 @@ export async function grantPlan(
       ),
   ]);
   const version = (moved?.results[0] as { plan_version: number } | undefined)?.plan_version;
-  if (version !== undefined) await noticePlanVersion(meters, grant.targetUserId, version);
+  if (version !== undefined) await notices.planChanged(grant.targetUserId, version);
   return { ok: true, planExpiresAt };
 }

@@ -1,11 +1,12 @@
 /**
  * API keys: `pk_live_` + 32 random bytes in base58. Only the SHA-256 and the first characters
- * are stored; the whole key is shown once, at creation. Revoking tells the account's Meter,
- * which the gateway asks on every call, so the key stops on the next call from anywhere,
- * whatever the caches still hold; the gateway's KV copy is deleted too.
+ * are stored; the whole key is shown once, at creation. Revoking tells the gateway
+ * (`GatewayNotices`): the account's Meter, which the gateway asks on every call, so the key
+ * stops on the next call from anywhere whatever the caches still hold, and the caches, which
+ * drop their copy.
  */
 import { z } from "zod";
-import { noticeRevokedKey, type MeterNamespace } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { createId, sha256Hex } from "./ids";
 
 export const API_KEY_PREFIX = "pk_live_";
@@ -124,11 +125,13 @@ export async function createApiKey(
   return { ok: true, key, summary: toSummary(row) };
 }
 
-/** Revokes one of the user's keys; false when there is no such active key of theirs. */
+/**
+ * Revokes one of the user's keys; false when there is no such active key of theirs. The
+ * gateway hears of it before this returns, so the key's next call is refused.
+ */
 export async function revokeApiKey(
   db: D1Database,
-  cache: KVNamespace,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   userId: string,
   keyId: string,
   now: number = Date.now(),
@@ -138,15 +141,14 @@ export async function revokeApiKey(
     .bind(now, keyId, userId)
     .first<{ hash: string }>();
   if (!row) return false;
-  await Promise.all([cache.delete(apiKeyCacheName(row.hash)), noticeRevokedKey(meters, userId, keyId, now)]);
+  await notices.keyRevoked(userId, { id: keyId, hash: row.hash }, now);
   return true;
 }
 
 /** A new key with the same name, and the old one revoked. */
 export async function rotateApiKey(
   db: D1Database,
-  cache: KVNamespace,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   userId: string,
   keyId: string,
   now: number = Date.now(),
@@ -161,11 +163,6 @@ export async function rotateApiKey(
   if (!old) return { ok: false, code: "not-found" };
   // Checked before revoking, so an unproven account never loses a key it cannot replace.
   if (old.email_verified_at === null) return { ok: false, code: "email-unverified" };
-  if (!(await revokeApiKey(db, cache, meters, userId, keyId, now))) return { ok: false, code: "not-found" };
+  if (!(await revokeApiKey(db, notices, userId, keyId, now))) return { ok: false, code: "not-found" };
   return createApiKey(db, userId, old.name, now);
-}
-
-/** Forgets cached copies of deleted keys (account deletion). */
-export async function forgetCachedKeys(cache: KVNamespace, hashes: string[]): Promise<void> {
-  await Promise.all(hashes.map((hash) => cache.delete(apiKeyCacheName(hash))));
 }

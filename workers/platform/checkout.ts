@@ -7,7 +7,7 @@
  * server. Cashfree (INR): the buyer pays on Cashfree's checkout and comes back to
  * /status/payment/:paymentId; the webhook, the status page or the cron settles the payment.
  */
-import type { MeterNamespace } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import type { CashfreeClient } from "~workers/providers/cashfree/types";
 import type { PayPalClient } from "~workers/providers/paypal/types";
 import { createId } from "./ids";
@@ -135,7 +135,7 @@ export type CompleteCheckoutResult =
 /** The capture after the buyer approved in PayPal's window (the browser's `onApprove`). */
 export async function completePayPalCheckout(
   db: D1Database,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   paypal: PayPalClient,
   user: Pick<User, "id">,
   orderId: string,
@@ -158,7 +158,7 @@ export async function completePayPalCheckout(
   if (verdict === "approved" || verdict.kind === "pending") {
     return { ok: false, code: "not-paid", detail: "PayPal has not completed the payment yet.", paymentId: payment.id };
   }
-  const settled = await settlePayment(db, meters, payment, verdict, now);
+  const settled = await settlePayment(db, notices, payment, verdict, now);
   if (verdict.kind === "mismatch") {
     return {
       ok: false,

@@ -4,7 +4,7 @@
  * status page and the reconciliation cron all come through here, so they agree by
  * construction; nothing trusts what a webhook's body or a browser claims.
  */
-import type { MeterNamespace } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import type { CashfreeClient, CashfreeOrder, CashfreePayment, CashfreeRefund } from "~workers/providers/cashfree/types";
 import type { PaymentProviders } from "~workers/providers/payments";
 import type { PayPalClient, PayPalOrder } from "~workers/providers/paypal/types";
@@ -162,7 +162,7 @@ export type SyncResult = ({ ok: true } & SettleResult) | { ok: false; detail: st
 /** Reads the provider and settles the payment on what it says. */
 export async function syncPayment(
   db: D1Database,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   providers: PaymentProviders,
   payment: PaymentRow,
   now: number,
@@ -171,7 +171,7 @@ export async function syncPayment(
 ): Promise<SyncResult> {
   const read = await readVerdict(providers, payment, options);
   if (!read.ok) return read;
-  return { ok: true, ...(await settlePayment(db, meters, payment, read.verdict, now, event)) };
+  return { ok: true, ...(await settlePayment(db, notices, payment, read.verdict, now, event)) };
 }
 
 /** A payment open this long is re-checked by the cron: its webhook may have been lost. */
@@ -184,7 +184,7 @@ export interface ReconcileSummary {
   checked: number;
   settled: Record<string, number>;
   unavailable: number;
-  /** Accounts whose plan changed, so callers can drop cached API keys. */
+  /** Accounts whose plan changed (the gateway has already heard: `settlePayment` told it). */
   changedUsers: string[];
 }
 
@@ -195,7 +195,7 @@ export interface ReconcileSummary {
  */
 export async function reconcileOpenPayments(
   db: D1Database,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   providers: PaymentProviders,
   now: number,
 ): Promise<ReconcileSummary> {
@@ -223,7 +223,7 @@ export async function reconcileOpenPayments(
       : abandoned
         ? { kind: "failed", detail: `abandoned: unreadable for a day (${read.detail})` }
         : null;
-    const settled = verdict ? await settlePayment(db, meters, payment, verdict, now) : null;
+    const settled = verdict ? await settlePayment(db, notices, payment, verdict, now) : null;
     if (settled) summary.settled[settled.status] = (summary.settled[settled.status] ?? 0) + 1;
     if (settled?.planChanged && payment.user_id) summary.changedUsers.push(payment.user_id);
     // Still open: to the back of the queue, so a few stuck payments cannot hold up the rest.

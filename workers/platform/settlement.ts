@@ -16,11 +16,13 @@
  *   (or from paid to refunded) moves the plan, so a capture call and a webhook arriving
  *   together activate once.
  *
- * A plan move adds one to the account's `plan_version` in the same statement, and the new
- * version is told to the account's Meter, so the gateway's next call stops believing a cached
- * key record with the old plan (a refund's downgrade applies at once, from every location).
+ * A plan move adds one to the account's `plan_version` in the same statement, and the gateway
+ * hears of the new version (`GatewayNotices`: the account's Meter and the key caches), so its
+ * next call stops believing a cached key record with the old plan (a refund's downgrade applies
+ * at once, from every location). Every path that settles comes through here, so none of the
+ * capture call, the webhooks, the status page or the cron has to tell the gateway itself.
  */
-import { noticePlanVersion, type MeterNamespace } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { applyPurchase, applyRefund, type PaidPlanId } from "./plan-periods";
 import type { PlanId } from "./plans";
 
@@ -123,7 +125,7 @@ const MAX_SETTLE_ATTEMPTS = 3;
 
 export async function settlePayment(
   db: D1Database,
-  meters: MeterNamespace,
+  notices: GatewayNotices,
   payment: PaymentRow,
   verdict: Verdict,
   now: number,
@@ -138,7 +140,7 @@ export async function settlePayment(
   }
   const { raced, ...result } = attempt;
   if (raced) console.error(`payment ${payment.id}: its account kept changing; left ${result.status}`);
-  if (result.planChanged && payment.user_id) await noticePlanVersion(meters, payment.user_id, result.planVersion);
+  if (result.planChanged && payment.user_id) await notices.planChanged(payment.user_id, result.planVersion);
   return { ...result, duplicate };
 }
 

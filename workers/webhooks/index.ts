@@ -6,7 +6,7 @@
  * webhook never came.
  */
 import { Hono } from "hono";
-import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { bufferBody, WEBHOOK_BODY_LIMIT } from "~workers/http/request-body";
 import { reconcileOpenPayments } from "~workers/platform/payment-sync";
 import { cashfreeWebhook } from "./cashfree";
@@ -50,8 +50,12 @@ export default {
     const config = readWebhookConfig(env);
     const providers = providersFor(config, env);
     // Number(): a cron gives milliseconds; a test calling through a service binding gives a Date.
-    const summary = await reconcileOpenPayments(env.DB, env.METER, providers, Number(controller.scheduledTime));
-    await Promise.all(summary.changedUsers.map((userId) => forgetAccountKeys(env.DB, env.CACHE, userId)));
+    const summary = await reconcileOpenPayments(
+      env.DB,
+      gatewayNotices(env),
+      providers,
+      Number(controller.scheduledTime),
+    );
     if (summary.checked > 0) console.log("reconciled payments", JSON.stringify(summary));
   },
 } satisfies ExportedHandler<WebhookEnv>;

@@ -1,7 +1,7 @@
 /** What both webhook endpoints share: their context, problems, and settling on an event. */
 import type { Context } from "hono";
 import { problemBody, type ProblemType } from "~workers/http/problem";
-import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { syncPayment } from "~workers/platform/payment-sync";
 import { isEventRecorded, recordUnmatchedEvent, type EventRecord, type PaymentRow } from "~workers/platform/settlement";
 import { paymentProvidersFor, type PaymentProviders } from "~workers/providers/payments";
@@ -47,9 +47,7 @@ export async function settleFromEvent(
     await recordUnmatchedEvent(db, event, now);
     return c.json({ received: true, outcome: "unmatched" });
   }
-  const synced = await syncPayment(db, c.env.METER, c.get("providers"), payment, now, event);
+  const synced = await syncPayment(db, gatewayNotices(c.env), c.get("providers"), payment, now, event);
   if (!synced.ok) return webhookProblem(c, "upstream-failed", synced.detail);
-  // The gateway caches keys with their plan: forget them so the next call sees the new plan.
-  if (synced.planChanged && payment.user_id) await forgetAccountKeys(db, c.env.CACHE, payment.user_id);
   return c.json({ received: true, duplicate: synced.duplicate, status: synced.status });
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
 import { titled } from "~/lib/page-meta";
 import { requireAdmin, serverContext } from "~/lib/session.server";
-import { forgetAccountKeys } from "~workers/gateway/api-key-auth";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { grantPlan, GrantPlanSchema, listUsersForAdmin } from "~workers/platform/admin";
 import type { Route } from "./+types/route";
 
@@ -25,9 +25,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const targetUserId = String(form.userId ?? "");
   if (!parsed.success)
     return data({ userId: targetUserId, message: parsed.error.issues[0]?.message ?? "Invalid input" }, { status: 400 });
-  const result = await grantPlan(env.DB, env.METER, { adminUserId: admin.user.id, targetUserId, ...parsed.data });
+  const result = await grantPlan(env.DB, gatewayNotices(env), {
+    adminUserId: admin.user.id,
+    targetUserId,
+    ...parsed.data,
+  });
   if (!result.ok) return data({ userId: targetUserId, message: "No user has this id." }, { status: 404 });
-  await forgetAccountKeys(env.DB, env.CACHE, targetUserId);
   return { userId: targetUserId, message: `Plan set to ${parsed.data.planId} for ${parsed.data.days} days.` };
 }
 

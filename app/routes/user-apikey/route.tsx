@@ -17,6 +17,7 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from "~workers/platform/api-keys";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { EMAIL_UNVERIFIED_MESSAGE, hasVerifiedEmail } from "~workers/platform/roles";
 import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import type { Route } from "./+types/route";
@@ -55,14 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return { created: { key: result.key, name: result.summary.name } };
   }
   if (intent === "rotate") {
-    const result = await rotateApiKey(env.DB, env.CACHE, env.METER, user.id, keyId);
+    const result = await rotateApiKey(env.DB, gatewayNotices(env), user.id, keyId);
     if (!result.ok && result.code === "email-unverified")
       return data({ errors: { form: EMAIL_UNVERIFIED_MESSAGE } }, { status: 403 });
     if (!result.ok) return data({ errors: { form: "That key is no longer active." } }, { status: 404 });
     return { created: { key: result.key, name: result.summary.name } };
   }
   if (intent === "revoke") {
-    const revoked = await revokeApiKey(env.DB, env.CACHE, env.METER, user.id, keyId);
+    const revoked = await revokeApiKey(env.DB, gatewayNotices(env), user.id, keyId);
     return revoked ? { revoked: true } : data({ errors: { form: "That key is no longer active." } }, { status: 404 });
   }
   return data({ errors: { form: "Unknown request." } }, { status: 400 });

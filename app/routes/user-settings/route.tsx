@@ -5,6 +5,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { titled } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { changePassword, deleteAccount, ProfileSchema, updateProfile } from "~workers/platform/accounts";
 import { isSecureRequest } from "~workers/platform/cookies";
 import { clearSessionCookieHeader, endAllSessions } from "~workers/platform/sessions";
@@ -78,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    await deleteAccount(env.DB, env.CACHE, env.METER, user.id);
+    await deleteAccount(env.DB, gatewayNotices(env), user.id);
     return redirect("/", signedOut);
   }
 
