@@ -1,52 +1,48 @@
 /**
- * An OperationContext for calling a hosted API's handler directly in tests, with a real env
- * (D1, KV) and the network edge faked: `fetchUrl` runs the real SSRF guard over a fake DNS
- * and a fake fetch.
+ * An OperationContext for calling a hosted API's handler directly in tests, made the way the
+ * gateway makes one (`createOperationContext`), from test services: a real D1 and the network
+ * edge faked, so `fetchUrl` runs the real SSRF guard over a fake DNS and a fake fetch.
  */
 import { env } from "cloudflare:test";
-import { readConfig } from "~workers/config";
-import { fetchGuarded } from "~workers/gateway/url-guard";
 import { expect } from "vitest";
-import type { HandlerResult, OperationContext } from "~workers/hosted/definition";
+import { readConfig } from "~workers/config";
+import { createOperationContext } from "~workers/gateway/operation-context";
+import type { CallerAccount, HandlerResult, OperationContext } from "~workers/hosted/definition";
 import type { PlanId } from "~workers/platform/plans";
-import { fakeFetch, fakeResolver, type FakeRoutes } from "./fakes/network";
+import type { FakeRoutes } from "./fakes/network";
+import { testHostedServices } from "./fakes/services";
 
 export function createTestContext(
   options: {
     planId?: PlanId;
+    /** The caller; a made-up account on `planId` unless given (short links need a real one). */
+    account?: CallerAccount;
     routes?: FakeRoutes;
     dns?: Record<string, string[]>;
     origin?: string;
     request?: Request;
     signal?: AbortSignal;
+    /** PUBLIC_HOSTS as the configuration parses it; the local wrangler.toml's unless given. */
+    publicHosts?: readonly string[];
   } = {},
 ): OperationContext & { pending: Promise<unknown>[] } {
   const pending: Promise<unknown>[] = [];
   const origin = options.origin ?? "https://portico.test";
-  const signal = options.signal ?? new AbortController().signal;
-  return {
-    env,
-    config: readConfig(env),
+  const context = createOperationContext({
     request: options.request ?? new Request(`${origin}/api/v1/test`),
+    origin,
     requestId: crypto.randomUUID(),
-    account: {
+    account: options.account ?? {
       userId: `usr_test_${crypto.randomUUID().slice(0, 8)}`,
       keyId: "key_test",
       planId: options.planId ?? "premium",
     },
-    origin,
-    signal,
+    services: testHostedServices({ dns: options.dns, routes: options.routes }),
+    publicHosts: options.publicHosts ?? readConfig(env).PUBLIC_HOSTS,
+    signal: options.signal ?? new AbortController().signal,
     waitUntil: (promise) => pending.push(promise),
-    pending,
-    fetchUrl: (url, fetchOptions) =>
-      fetchGuarded(url, {
-        resolver: fakeResolver(options.dns ?? {}),
-        fetcher: fakeFetch(options.routes ?? {}),
-        maxBytes: fetchOptions?.maxBytes,
-        accept: fetchOptions?.accept,
-        signal,
-      }),
-  };
+  });
+  return { ...context, pending };
 }
 
 /** Parses raw input with the operation's schema (failing the test if it does not parse) and runs the handler. */

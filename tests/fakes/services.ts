@@ -1,8 +1,96 @@
 /**
- * In-memory parts for the use cases and the gateway, so a test sees what they were told to do
- * without the real piece.
+ * In-memory parts for the gateway's `Services` (workers/gateway/services.ts), so a step or a
+ * handler is tested with only the piece it exercises being real. The network is the fake DNS
+ * and fetch of ./network.ts; short links and cities stay on the test's own D1 (Miniflare, real
+ * migrations), as every table does in these tests.
  */
+import { env } from "cloudflare:test";
+import type { KeyRecord } from "~workers/gateway/api-key-auth";
+import type { Refund, Standing, TakeResult } from "~workers/gateway/meter";
 import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { AccountMeter, HostedServices, KeyStore, Services, UsageSink } from "~workers/gateway/services";
+import type { CallRecord } from "~workers/gateway/usage-recorder";
+import { d1Cities } from "~workers/hosted/location/cities";
+import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
+import { fakeFetch, fakeResolver, type FakeRoutes } from "./network";
+
+/** A key store holding fixed records; `reload` reads `fresh` (what D1 would say now) when given. */
+export function memoryKeyStore(
+  records: Record<string, KeyRecord>,
+  fresh: Record<string, KeyRecord | null> = {},
+): KeyStore & { reloads: string[] } {
+  const reloads: string[] = [];
+  return {
+    reloads,
+    resolve: async (key) => records[key] ?? null,
+    reload: async (key) => {
+      reloads.push(key);
+      return key in fresh ? (fresh[key] ?? null) : (records[key] ?? null);
+    },
+  };
+}
+
+/**
+ * A Meter that answers what the test scripts, in order, and records what it was asked. It
+ * does not count: the counting is the Meter's own, tested in meter.test.ts; an unscripted
+ * question fails the test rather than inventing an answer.
+ */
+export function scriptedMeter(script: { take?: TakeResult[]; peek?: Standing[] } = {}) {
+  const takes = [...(script.take ?? [])];
+  const peeks = [...(script.peek ?? [])];
+  const asked = { take: 0, peek: 0, refunds: [] as Refund[], callers: [] as unknown[] };
+  const meter: AccountMeter = {
+    async take(_policy, caller) {
+      asked.take += 1;
+      asked.callers.push(caller);
+      const next = takes.shift();
+      if (!next) throw new Error("the scripted Meter has no answer left for take");
+      return next;
+    },
+    async peek(_policy, caller) {
+      asked.peek += 1;
+      asked.callers.push(caller);
+      const next = peeks.shift();
+      if (!next) throw new Error("the scripted Meter has no answer left for peek");
+      return next;
+    },
+    async refund(refund) {
+      asked.refunds.push(refund);
+    },
+  };
+  return { meter, asked };
+}
+
+/** A usage sink that keeps the calls. */
+export function memoryUsage(): UsageSink & { calls: CallRecord[] } {
+  const calls: CallRecord[] = [];
+  return { calls, record: (call) => calls.push(call) };
+}
+
+/** What handlers use: the fake network (nothing answers unless listed) and the test's D1. */
+export function testHostedServices(
+  options: { dns?: Record<string, string[]>; routes?: FakeRoutes } = {},
+): HostedServices {
+  return {
+    dns: fakeResolver(options.dns ?? {}),
+    upstream: fakeFetch(options.routes ?? {}),
+    shortLinks: d1ShortLinks(env.DB),
+    cities: d1Cities(env.DB),
+  };
+}
+
+/** A whole `Services`: in-memory keys and usage, one scripted Meter for every account. */
+export function testServices(
+  parts: { keys?: KeyStore; meter?: AccountMeter; dns?: Record<string, string[]>; routes?: FakeRoutes } = {},
+): Services & { usage: ReturnType<typeof memoryUsage> } {
+  const meter = parts.meter ?? scriptedMeter().meter;
+  return {
+    ...testHostedServices(parts),
+    keys: parts.keys ?? memoryKeyStore({}),
+    meters: { of: () => meter },
+    usage: memoryUsage(),
+  };
+}
 
 /** Gateway notices that only remember what they were told (the real ones are in meter-notices.ts). */
 export function recordingNotices(): GatewayNotices & {

@@ -80,7 +80,7 @@ describe("gateway: what a call costs", () => {
     const response = await call(
       toBase64,
       { key: account.key, body: JSON.stringify({ url: `${UPSTREAM}/x.png` }) },
-      { network: { resolver: dns, fetcher: fakeFetch({ [`${UPSTREAM}/x.png`]: upstream }) } },
+      { services: { dns, upstream: fakeFetch({ [`${UPSTREAM}/x.png`]: upstream }) } },
     );
     expect(response.status).toBe(422);
     expect(response.headers.get("x-ratelimit-remaining")).toBe(String(FREE_QUOTA - 1));
@@ -102,7 +102,7 @@ describe("gateway: what a call costs", () => {
     const response = await call(
       toBase64,
       { key: account.key, body: JSON.stringify({ url: "http://127.0.0.1/x.png" }) },
-      { network: { resolver: fakeResolver({}), fetcher: unused } },
+      { services: { dns: fakeResolver({}), upstream: unused } },
     );
     expect(response.status).toBe(422);
     expect(await monthlyRemaining(account)).toBe(FREE_QUOTA);
@@ -114,7 +114,7 @@ describe("gateway: what a call costs", () => {
     const response = await call(
       toBase64,
       { key: account.key, body: JSON.stringify({ url: `${UPSTREAM}/x.png` }) },
-      { network: { resolver: brokenDns, fetcher: fakeFetch({}) } },
+      { services: { dns: brokenDns, upstream: fakeFetch({}) } },
     );
     expect(response.status).toBe(503);
     expect(response.headers.get("x-ratelimit-remaining")).toBe(String(FREE_QUOTA));
@@ -136,7 +136,7 @@ describe("gateway: the handler's time limit", () => {
     const response = await call(
       toBase64,
       { key: account.key, body: JSON.stringify({ url: `${UPSTREAM}/slow.png` }) },
-      { network: { resolver: dns, fetcher: silent }, handlerTimeoutMs: 50 },
+      { services: { dns, upstream: silent }, handlerTimeoutMs: 50 },
     );
     expect(response.status).toBeGreaterThanOrEqual(500);
     expect(upstreamSignal).toBeDefined();

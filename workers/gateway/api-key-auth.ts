@@ -13,6 +13,7 @@ import { z } from "zod";
 import { apiKeyCacheName } from "~workers/platform/api-keys";
 import { sha256Hex } from "~workers/platform/ids";
 import { REFERRAL_BONUS_CALLS, type PlanId } from "~workers/platform/plans";
+import type { KeyStore } from "./services";
 
 export const MEMORY_TTL_MS = 5_000;
 export const KV_TTL_SECONDS = 300;
@@ -75,7 +76,23 @@ function remember(hash: string, record: KeyRecord | null, now: number): void {
   if (memory.size > 10_000) memory.delete(memory.keys().next().value as string);
 }
 
-export async function resolveApiKey(env: Env, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
+/** Where the records live: D1, the truth, and KV, a cache shared by every isolate. */
+type KeyBindings = Pick<Env, "DB" | "CACHE">;
+
+/** The real KeyStore of the gateway's Services. */
+export function apiKeyStore(db: D1Database, cache: KVNamespace): KeyStore {
+  const bindings: KeyBindings = { DB: db, CACHE: cache };
+  return {
+    resolve: (key, now) => resolveApiKey(bindings, key, now),
+    reload: (key, now) => reloadApiKey(bindings, key, now),
+  };
+}
+
+export async function resolveApiKey(
+  env: KeyBindings,
+  key: string,
+  now: number = Date.now(),
+): Promise<KeyRecord | null> {
   const hash = await sha256Hex(key);
   const cached = memory.get(hash);
   if (cached && cached.until > now) return cached.record;
@@ -99,7 +116,7 @@ export async function resolveApiKey(env: Env, key: string, now: number = Date.no
  * stale. The copies in this isolate's memory and in KV are replaced (or dropped, for a key no
  * longer live), so the next call does not have to find it out again.
  */
-export async function reloadApiKey(env: Env, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
+export async function reloadApiKey(env: KeyBindings, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
   const hash = await sha256Hex(key);
   const record = await loadFromD1(env.DB, hash);
   const name = apiKeyCacheName(hash);
@@ -108,12 +125,6 @@ export async function reloadApiKey(env: Env, key: string, now: number = Date.now
     : env.CACHE.delete(name));
   remember(hash, record, now);
   return record;
-}
-
-/** The plan in force: a paid plan past its expiry is Free again. */
-export function effectivePlan(record: Pick<KeyRecord, "planId" | "planExpiresAt">, now: number): PlanId {
-  if (record.planId === "free") return "free";
-  return record.planExpiresAt !== null && record.planExpiresAt > now ? record.planId : "free";
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import type { Config } from "~workers/config";
 import { findDefinition } from "~workers/hosted/definitions";
+import { createOperationContext } from "./operation-context";
+import { createServices } from "./services";
 
 export async function serveBenchRoute(
   request: Request,
@@ -20,17 +22,19 @@ export async function serveBenchRoute(
   if (!operation) return new Response("no such operation", { status: 404 });
   const parsed = operation.input.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return new Response("bad input", { status: 422 });
-  const result = await operation.handler(parsed.data, {
-    env,
-    config,
+  const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
+  // The same context the gateway builds, so the bench's difference is the gateway's own steps.
+  const context = createOperationContext({
     request,
     requestId: "bench",
     account: { userId: "bench", keyId: "bench", planId: "premium" },
+    services: createServices(env, config, waitUntil),
+    publicHosts: config.PUBLIC_HOSTS,
     origin: url.origin,
     // No time limit here: the bench measures the bare handler.
     signal: new AbortController().signal,
-    waitUntil: (promise) => ctx.waitUntil(promise),
-    fetchUrl: () => Promise.reject(new Error("not available on the bench route")),
+    waitUntil,
   });
+  const result = await operation.handler(parsed.data, context);
   return result.kind === "json" ? Response.json(result.body) : new Response("unsupported result", { status: 500 });
 }

@@ -7,9 +7,10 @@
  * `workers/hosted/definitions.ts`); the name, group and description stay in `registry.ts`.
  */
 import type { z } from "zod";
-import type { Config } from "~workers/config";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
+import type { CityStore } from "./location/cities";
+import type { OwnShortLinks } from "./urlshortener/links";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -22,15 +23,22 @@ export interface CallerAccount {
   planId: PlanId;
 }
 
+/**
+ * What a handler may use: the call, the caller, and capabilities, never the raw bindings or
+ * configuration. The gateway, the bench route and tests all build it with
+ * `createOperationContext` (workers/gateway/operation-context.ts) from a `Services` object, so
+ * a test hands a handler in-memory parts through the same door production uses. A new
+ * capability is a member here (see workers/gateway/services.ts for how one is added).
+ */
 export interface OperationContext {
-  env: Env;
-  config: Config;
   request: Request;
   requestId: string;
   /** The calling account; absent for operations marked `public` (redirects). */
   account: CallerAccount;
   /** The origin the request came to (`https://portico.dev`), for building absolute URLs. */
   origin: string;
+  /** The host names this site is served on (PUBLIC_HOSTS, normalised), besides `origin`'s. */
+  publicHosts: readonly string[];
   /**
    * Aborted when the gateway stops waiting for the handler (its time limit). `fetchUrl` obeys
    * it already; pass it to any other outbound work, so nothing runs on after the answer.
@@ -47,6 +55,10 @@ export interface OperationContext {
     url: string,
     options?: { maxBytes?: number; accept?: string },
   ): Promise<{ bytes: Uint8Array; contentType: string; finalUrl: string }>;
+  /** The caller's own short links (URL shortener). */
+  shortLinks: OwnShortLinks;
+  /** The cities table (location). */
+  cities: CityStore;
 }
 
 /** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */

@@ -38,6 +38,19 @@ export async function hasCountryCities(db: D1Database, countryCode: string): Pro
   return row !== null;
 }
 
+/** The cities table as the location handlers reach it (`ctx.cities`). */
+export interface CityStore {
+  listStateCities(countryCode: string, stateCode: string): Promise<City[]>;
+  hasCountryCities(countryCode: string): Promise<boolean>;
+}
+
+export function d1Cities(db: D1Database): CityStore {
+  return {
+    listStateCities: (countryCode, stateCode) => listStateCities(db, countryCode, stateCode),
+    hasCountryCities: (countryCode) => hasCountryCities(db, countryCode),
+  };
+}
+
 /**
  * Countries whose states country-state-city lists but which have no city in its city list.
  * For them an empty table is the dataset's own answer, not a missing seed, so they answer an

@@ -1,7 +1,7 @@
 import { findCountries, findCountryByCode, foldText, type CountryFacts } from "../_data/countries";
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { locateCaller } from "./caller-location";
-import { COUNTRIES_WITHOUT_CITY_DATA, hasCountryCities, listStateCities } from "./cities";
+import { COUNTRIES_WITHOUT_CITY_DATA } from "./cities";
 import type {
   City,
   CountryRecord,
@@ -49,13 +49,13 @@ export async function handleStateCities(input: StateCitiesInput, ctx: OperationC
       `${country.name.common} has no state with the code ${input.state.toUpperCase()}: GET /countries/${country.cca2}/states lists them.`,
     );
   }
-  const cities = await listStateCities(ctx.env.DB, country.cca2, state.code);
+  const cities = await ctx.cities.listStateCities(country.cca2, state.code);
   // An empty state is only an answer once the country's cities are known to be loaded;
   // otherwise an unseeded database would pass off "no data" as "no cities".
   if (
     cities.length === 0 &&
     !COUNTRIES_WITHOUT_CITY_DATA.has(country.cca2) &&
-    !(await hasCountryCities(ctx.env.DB, country.cca2))
+    !(await ctx.cities.hasCountryCities(country.cca2))
   ) {
     return problemResult(
       "engine-unavailable",

@@ -1,6 +1,6 @@
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { ownHostOf } from "./destination";
-import { deleteOwnLink, findOwnLink, generateAlias, insertLink, linkStats, listLinks, shortLinkView } from "./links";
+import { generateAlias, shortLinkView } from "./links";
 import { MAX_LIFETIME_MS, type AliasParam, type CreateShortLinkInput, type ListShortLinksInput } from "./schema";
 
 /** Tries for a free random alias; at 62^7 aliases a collision is rare, five in a row unheard of. */
@@ -31,7 +31,7 @@ export async function handleCreateShortLink(
   const now = Date.now();
   const expiry = expiryOf(input, now);
   if (!expiry.ok) return problemResult("invalid-input", expiry.detail, { errors: { expiresAt: expiry.detail } });
-  const ownHost = ownHostOf(input.url, { origin: ctx.origin, publicHosts: ctx.config.PUBLIC_HOSTS });
+  const ownHost = ownHostOf(input.url, { origin: ctx.origin, publicHosts: ctx.publicHosts });
   if (ownHost !== null) {
     const message =
       `${new URL(input.url).hostname} is one of this site's own hosts (${ownHost} and its subdomains). ` +
@@ -40,14 +40,8 @@ export async function handleCreateShortLink(
   }
   const attempts = input.alias === undefined ? RANDOM_ALIAS_ATTEMPTS : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const row = await insertLink(
-      ctx.env.DB,
-      {
-        userId: ctx.account.userId,
-        alias: input.alias ?? generateAlias(),
-        url: input.url,
-        expiresAt: expiry.expiresAt,
-      },
+    const row = await ctx.shortLinks.create(
+      { alias: input.alias ?? generateAlias(), url: input.url, expiresAt: expiry.expiresAt },
       now,
     );
     if (row) return json(shortLinkView(row, ctx.origin), 201);
@@ -62,7 +56,7 @@ export async function handleCreateShortLink(
 }
 
 export async function handleListShortLinks(input: ListShortLinksInput, ctx: OperationContext): Promise<HandlerResult> {
-  const { rows, total } = await listLinks(ctx.env.DB, ctx.account.userId, input.page, input.limit);
+  const { rows, total } = await ctx.shortLinks.list(input.page, input.limit);
   return json({
     links: rows.map((row) => shortLinkView(row, ctx.origin)),
     page: input.page,
@@ -71,13 +65,13 @@ export async function handleListShortLinks(input: ListShortLinksInput, ctx: Oper
 }
 
 export async function handleShortLinkStats(input: AliasParam, ctx: OperationContext): Promise<HandlerResult> {
-  const row = await findOwnLink(ctx.env.DB, ctx.account.userId, input.alias);
+  const row = await ctx.shortLinks.find(input.alias);
   if (!row) return problemResult("not-found", `You have no link with the alias ${input.alias}.`);
-  return json({ link: shortLinkView(row, ctx.origin), ...(await linkStats(ctx.env.DB, row.id)) });
+  return json({ link: shortLinkView(row, ctx.origin), ...(await ctx.shortLinks.stats(row)) });
 }
 
 export async function handleDeleteShortLink(input: AliasParam, ctx: OperationContext): Promise<HandlerResult> {
-  const deleted = await deleteOwnLink(ctx.env.DB, ctx.account.userId, input.alias);
+  const deleted = await ctx.shortLinks.delete(input.alias);
   return deleted
     ? json({ deleted: true, alias: input.alias })
     : problemResult("not-found", `You have no link with the alias ${input.alias}.`);

@@ -55,7 +55,12 @@ export async function insertLink(
   return result.meta.changes === 1 ? row : null;
 }
 
-export async function listLinks(db: D1Database, userId: string, page: number, limit: number) {
+export async function listLinks(
+  db: D1Database,
+  userId: string,
+  page: number,
+  limit: number,
+): Promise<{ rows: LinkRow[]; total: number }> {
   const [rows, count] = await db.batch<LinkRow | { total: number }>([
     db
       .prepare(
@@ -112,6 +117,38 @@ export async function linkStats(db: D1Database, linkId: string) {
     byDay: (byDay?.results ?? []).map((row) => ({ day: row.key, clicks: row.clicks })),
     byReferrer: byReferrer?.results ?? [],
     byCountry: byCountry?.results ?? [],
+  };
+}
+
+/**
+ * One account's short links, as the shortener's handlers reach them (`ctx.shortLinks`): every
+ * read and write is already limited to the caller's own links, so no handler can forget to.
+ */
+export interface OwnShortLinks {
+  /** Null when the alias is taken. */
+  create(link: { alias: string; url: string; expiresAt: number | null }, now: number): Promise<LinkRow | null>;
+  list(page: number, limit: number): Promise<{ rows: LinkRow[]; total: number }>;
+  find(alias: string): Promise<LinkRow | null>;
+  /** Clicks by day, referrer and country of a link `find` returned. */
+  stats(link: LinkRow): ReturnType<typeof linkStats>;
+  /** False when the account has no link with this alias. */
+  delete(alias: string): Promise<boolean>;
+}
+
+/** The short links of every account, handed to a handler one account at a time. */
+export interface ShortLinkStore {
+  of(userId: string): OwnShortLinks;
+}
+
+export function d1ShortLinks(db: D1Database): ShortLinkStore {
+  return {
+    of: (userId) => ({
+      create: (link, now) => insertLink(db, { ...link, userId }, now),
+      list: (page, limit) => listLinks(db, userId, page, limit),
+      find: (alias) => findOwnLink(db, userId, alias),
+      stats: (link) => linkStats(db, link.id),
+      delete: (alias) => deleteOwnLink(db, userId, alias),
+    }),
   };
 }
 

@@ -40,12 +40,11 @@ function publicHostsOf(value: string): Config["PUBLIC_HOSTS"] {
  */
 async function ownerContext(options: { origin?: string; publicHosts?: string } = {}): Promise<OperationContext> {
   const { userId, keyId } = await createAccountWithKey(env.DB);
-  const ctx = createTestContext({ origin: options.origin ?? ORIGIN });
-  const config =
-    options.publicHosts === undefined
-      ? ctx.config
-      : { ...ctx.config, PUBLIC_HOSTS: publicHostsOf(options.publicHosts) };
-  return { ...ctx, config, account: { userId, keyId, planId: "free" } };
+  return createTestContext({
+    origin: options.origin ?? ORIGIN,
+    account: { userId, keyId, planId: "free" },
+    publicHosts: options.publicHosts === undefined ? undefined : publicHostsOf(options.publicHosts),
+  });
 }
 
 function parseInput(operation: Operation, raw: unknown) {

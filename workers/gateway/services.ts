@@ -1,0 +1,121 @@
+/**
+ * The infrastructure the gateway and the hosted APIs use, each piece behind a small interface,
+ * gathered in one `Services` object built once per request from the environment
+ * (`createServices`). Tests build the same object from in-memory parts
+ * (tests/fakes/services.ts), so a step or a handler is tested without the piece it does not
+ * exercise, and nothing chooses real or fake by `if (test)`.
+ *
+ * Handlers never see `Services` or the environment: `createOperationContext` hands each one the
+ * capabilities of `HostedServices` it may use, scoped to the caller where the data is an
+ * account's own (short links).
+ *
+ * Adding a service for a new API (an FX feed, RDAP, a social platform, Workers AI, a headless
+ * browser): declare its interface beside the API that needs it, add it to `HostedServices`
+ * (optional when the binding it needs may be absent, so the handler answers 503
+ * engine-unavailable rather than inventing output), build the real one in `createServices` from
+ * `env`/`config`, give tests an in-memory one in tests/fakes/services.ts, and expose it in
+ * `createOperationContext`. A service that reaches the network on a caller's behalf goes
+ * through `trackNetwork`, so the call counts (decision 013).
+ */
+import type { Config } from "~workers/config";
+import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
+import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
+import { apiKeyStore, type KeyRecord } from "./api-key-auth";
+import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
+import { meterFor } from "./meter-policy";
+import { createDohResolver, type AddressResolver } from "./url-guard";
+import { recordCall, type CallRecord } from "./usage-recorder";
+
+/** API keys' records, by the key a caller presents. */
+export interface KeyStore {
+  /** The key's record, from wherever it is cheapest to read; null for a key that is not ours. */
+  resolve(key: string, now: number): Promise<KeyRecord | null>;
+  /** The record from the source of truth, past every cache, for when a cached one proved stale. */
+  reload(key: string, now: number): Promise<KeyRecord | null>;
+}
+
+/** One account's Meter (meter.ts): the call counter that is also the authority on stale records. */
+export interface AccountMeter {
+  peek(policy: MeterPolicy, caller?: CallerRecord): Promise<Standing>;
+  take(policy: MeterPolicy, caller?: CallerRecord): Promise<TakeResult>;
+  refund(refund: Refund): Promise<void>;
+}
+
+export interface Meters {
+  of(userId: string): AccountMeter;
+}
+
+/** Where each answered call is recorded, after the response (the dashboard's and benchmarks' rollups). */
+export interface UsageSink {
+  record(call: CallRecord): void;
+}
+
+/** What handlers may use, through their OperationContext. */
+export interface HostedServices {
+  /** Name lookups for caller-supplied URLs, which the SSRF guard judges before any fetch. */
+  dns: AddressResolver;
+  /** The network itself, reached only through the guard (`fetchUrl`); tests give a fake one. */
+  upstream: typeof fetch;
+  shortLinks: ShortLinkStore;
+  cities: CityStore;
+}
+
+export interface Services extends HostedServices {
+  keys: KeyStore;
+  meters: Meters;
+  usage: UsageSink;
+}
+
+/** The real services, over this request's bindings. */
+export function createServices(
+  env: Env,
+  config: Pick<Config, "DNS_RESOLVER_URL">,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Services {
+  return {
+    keys: apiKeyStore(env.DB, env.CACHE),
+    meters: { of: (userId) => rpcMeter(meterFor(env, userId)) },
+    usage: { record: (call) => recordCall(env.DB, waitUntil, call) },
+    dns: createDohResolver(config.DNS_RESOLVER_URL),
+    upstream: fetch,
+    shortLinks: d1ShortLinks(env.DB),
+    cities: d1Cities(env.DB),
+  };
+}
+
+type MeterStub = ReturnType<typeof meterFor>;
+
+/** The Durable Object's stub as an AccountMeter: RPC answers come back as plain copies of these types. */
+function rpcMeter(stub: MeterStub): AccountMeter {
+  return {
+    peek: (policy, caller) => stub.peek(policy, caller) as Promise<Standing>,
+    take: (policy, caller) => stub.take(policy, caller) as Promise<TakeResult>,
+    refund: (refund) => stub.refund(refund),
+  };
+}
+
+/**
+ * The hosted services with their network wrapped, so the gateway knows whether a handler
+ * looked anything up or fetched anything on the caller's behalf: such a call counts even when
+ * its answer is a refusal (decision 013).
+ */
+export function trackNetwork(services: HostedServices): { services: HostedServices; reachedOut(): boolean } {
+  let reached = false;
+  const { dns, upstream } = services;
+  return {
+    services: {
+      ...services,
+      dns: {
+        resolve: (hostname, signal) => {
+          reached = true;
+          return dns.resolve(hostname, signal);
+        },
+      },
+      upstream: ((input: RequestInfo | URL, init?: RequestInit) => {
+        reached = true;
+        return upstream(input, init);
+      }) as typeof fetch,
+    },
+    reachedOut: () => reached,
+  };
+}
