@@ -28,6 +28,8 @@ test("sign up, see the dashboard, create and copy a key, sign out, log in again"
   await page.getByRole("heading", { name: "Edsger" }).waitFor();
   expect(await page.getByText(email).first().isVisible()).toBe(true);
   await page.getByRole("progressbar", { name: "Calls used this month" }).waitFor();
+  // The app writes auth_user once it has hydrated, which can come after the server's HTML shows.
+  await page.waitForFunction(() => localStorage.getItem("auth_user") !== null);
   const authUser = await page.evaluate(() => JSON.parse(localStorage.getItem("auth_user") ?? "null"));
   expect(authUser).toMatchObject({
     username: "Edsger",
