@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { runOperation, type RunOptions } from "~workers/gateway/gateway";
 import { meterPolicy, meterStanding } from "~workers/gateway/meter-policy";
-import { gatewayApi } from "~workers/gateway/routes";
+import { hostedApi, legacyHostedApi } from "~workers/gateway/routes";
 import { findDefinition } from "~workers/hosted/definitions";
 import type { Operation } from "~workers/hosted/definition";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
@@ -199,7 +199,7 @@ describe("gateway: early refusals release the request body", () => {
   });
 
   it("cancels the body of a call to an API that does not exist", async () => {
-    const app = new Hono<ApiEnv>().use(assignRequestId).route("/api", gatewayApi);
+    const app = new Hono<ApiEnv>().use(assignRequestId).route("/api/v1", hostedApi).route("/api", legacyHostedApi);
     const { body, state } = watchedBody();
     const ctx = createExecutionContext();
     const response = await app.request(

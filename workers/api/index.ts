@@ -1,13 +1,13 @@
 /**
  * Every `/api/*` request. `/api/<name>/…` is served by `workers/api/<name>.ts`, mounted here at
- * its prefix; the two exceptions are listed with their files (tests/integration/route-map.test.ts
+ * its prefix (`/api/v1` is the gateway's, workers/gateway/routes.ts); the two exceptions are listed with their files (tests/integration/route-map.test.ts
  * holds the map to this). Unknown paths and unexpected failures answer problem+json, never a
  * bare 500.
  */
 import { Hono } from "hono";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { problem } from "~workers/http/problem";
-import { gatewayApi } from "~workers/gateway/routes";
+import { hostedApi, legacyHostedApi } from "~workers/gateway/routes";
 import { adminApi } from "./admin";
 import { aiApi } from "./ai";
 import { authApi } from "./auth";
@@ -27,9 +27,10 @@ api.route("/admin", adminApi); // granting plans; the side menu
 api.route("/ai", aiApi); // prompt to image (admin)
 // The home page's forms, /api/contact and /api/subscribe/newsletter: public.ts.
 api.route("/", publicApi);
-// The hosted APIs, /api/v1/<slug>/…, and the older paths the gateway serves beside them (POST
-// /api/qrcode, POST /api/polyline, GET /api/country/phone-codes): workers/gateway/routes.ts.
-api.route("/", gatewayApi);
+api.route("/v1", hostedApi); // the hosted APIs, /api/v1/<slug>/…: workers/gateway/routes.ts
+// The older hosted paths the gateway serves beside them (POST /api/qrcode, POST /api/polyline,
+// GET /api/country/phone-codes): workers/gateway/routes.ts too.
+api.route("/", legacyHostedApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
 

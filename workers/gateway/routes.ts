@@ -1,6 +1,7 @@
 /**
- * Mounts every operation of every hosted API at `/api/v1/<slug><path>` (and under the
- * registry's older spellings), plus the legacy paths older clients call.
+ * The hosted APIs' routes: every operation of every API at `/<slug><path>` (and under the
+ * registry's older spellings), mounted by workers/api/index.ts at `/api/v1`; and the legacy
+ * paths older clients call (`POST /api/qrcode`, …), mounted at `/api`.
  */
 import { Hono, type Context } from "hono";
 import type { ApiEnv } from "~workers/http/env";
@@ -9,19 +10,22 @@ import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions"
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
 import { releaseBody, runOperation } from "./gateway";
 
-export const gatewayApi = new Hono<ApiEnv>();
+/** `/api/v1/*`: the hosted APIs. */
+export const hostedApi = new Hono<ApiEnv>();
+/** The older absolute paths spec-era clients call, relative to `/api`. */
+export const legacyHostedApi = new Hono<ApiEnv>();
 
 for (const definition of HOSTED_DEFINITIONS) {
   const api = findHostedApi(definition.slug) as HostedApi;
   for (const slug of [api.slug, ...api.aliases]) {
     for (const operation of definition.operations) {
-      gatewayApi.on(operation.method, `/v1/${slug}${operation.path}`, (c) => runOperation(c, api, operation));
+      hostedApi.on(operation.method, `/${slug}${operation.path}`, (c) => runOperation(c, api, operation));
     }
   }
   for (const legacy of definition.legacyRoutes ?? []) {
     const operation = definition.operations.find((candidate) => candidate.id === legacy.operationId);
     if (!operation) throw new Error(`${definition.slug}: legacy route ${legacy.path} names no operation`);
-    gatewayApi.on(legacy.method, legacy.path.replace(/^\/api/, ""), (c) =>
+    legacyHostedApi.on(legacy.method, legacy.path.replace(/^\/api/, ""), (c) =>
       runOperation(c, api, operation, { adapt: legacy.adapt }),
     );
   }
@@ -44,5 +48,5 @@ const notRouted = async (c: Context<ApiEnv>) => {
     `${api.name} has no ${c.req.method} ${new URL(c.req.url).pathname}. See /docs/api/${api.slug}.`,
   );
 };
-gatewayApi.all("/v1/:slug", notRouted);
-gatewayApi.all("/v1/:slug/*", notRouted);
+hostedApi.all("/:slug", notRouted);
+hostedApi.all("/:slug/*", notRouted);
