@@ -14,14 +14,10 @@
  * name, does not bundle the class itself.
  */
 import { forgetAccountKeys, forgetApiKey } from "./api-key-auth";
+import type { GatewayNotices } from "~workers/platform/gateway-notices";
 import type { Meter } from "./meter";
 
-export interface GatewayNotices {
-  /** One of the account's keys was revoked at `at`. */
-  keyRevoked(userId: string, key: { id: string; hash: string }, at: number): Promise<void>;
-  /** The account's plan moved; `version` is its `plan_version` now. */
-  planChanged(userId: string, version: number): Promise<void>;
-}
+export type { GatewayNotices } from "~workers/platform/gateway-notices";
 
 /** The real notices, over the bindings both Workers have (the app's and the webhook Worker's). */
 export function gatewayNotices(bindings: {

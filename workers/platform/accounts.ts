@@ -3,7 +3,7 @@
  * failures are values; nothing here knows about HTTP.
  */
 import { z } from "zod";
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import { createId } from "./ids";
 import type { OidcIdentity } from "~workers/providers/oidc/provider";
 import {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import { createId } from "./ids";
 import type { PlanId } from "./plans";
 /** What the admin pages read: users with their plan and this month's calls, and API latency. */

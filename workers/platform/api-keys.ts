@@ -6,7 +6,7 @@
  * drop their copy.
  */
 import { z } from "zod";
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import { createId, sha256Hex } from "./ids";
 
 export const API_KEY_PREFIX = "pk_live_";

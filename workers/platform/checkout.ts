@@ -7,7 +7,7 @@
  * server. Cashfree (INR): the buyer pays on Cashfree's checkout and comes back to
  * /status/payment/:paymentId; the webhook, the status page or the cron settles the payment.
  */
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import type { CashfreeClient } from "~workers/providers/cashfree/types";
 import type { PayPalClient } from "~workers/providers/paypal/types";
 import { createId } from "./ids";

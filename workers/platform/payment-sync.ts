@@ -4,7 +4,7 @@
  * status page and the reconciliation cron all come through here, so they agree by
  * construction; nothing trusts what a webhook's body or a browser claims.
  */
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import type { CashfreeClient, CashfreeOrder, CashfreePayment, CashfreeRefund } from "~workers/providers/cashfree/types";
 import type { PaymentProviders } from "~workers/providers/payments";
 import type { PayPalClient, PayPalOrder } from "~workers/providers/paypal/types";

@@ -22,7 +22,7 @@
  * at once, from every location). Every path that settles comes through here, so none of the
  * capture call, the webhooks, the status page or the cron has to tell the gateway itself.
  */
-import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import type { GatewayNotices } from "./gateway-notices";
 import { applyPurchase, applyRefund, type PaidPlanId } from "./plan-periods";
 import type { PlanId } from "./plans";
 
