@@ -222,3 +222,16 @@ export async function eventually<T>(
   }
   return value;
 }
+
+/** Checks an answer is the RFC 9457 problem of `type` with `status`, and returns its body. */
+export async function expectProblem(
+  response: Response,
+  status: number,
+  type: string,
+): Promise<Record<string, unknown>> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const body = await response.json<Record<string, unknown>>();
+  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
+  return body;
+}

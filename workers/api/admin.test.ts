@@ -5,17 +5,9 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callApi, createAccountWithKey, sessionCookieFor, signUpUnverified } from "../../tests/factories";
+import { callApi, createAccountWithKey, expectProblem, sessionCookieFor, signUpUnverified } from "../../tests/factories";
 
 const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
-
-async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<Record<string, unknown>>();
-  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
-  return body;
-}
 
 function planOf(userId: string) {
   return env.DB.prepare(`SELECT plan_id, plan_expires_at FROM users WHERE id = ?`).bind(userId).first();

@@ -5,18 +5,10 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callApi, sessionCookieFor, signUpUnverified, signUpVerified } from "../../tests/factories";
+import { callApi, expectProblem, sessionCookieFor, signUpUnverified, signUpVerified } from "../../tests/factories";
 
 const PATH = "/api/ai/prompt-to-image";
 const PROMPT = { input_prompts: "a lighthouse at dusk", type: "anime" };
-
-async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<Record<string, unknown>>();
-  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
-  return body;
-}
 
 describe("POST /api/ai/prompt-to-image", () => {
   it("needs a session", async () => {

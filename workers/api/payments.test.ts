@@ -8,17 +8,9 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PLANS } from "~workers/platform/plans";
 import { signUpBuyer } from "../../tests/buyers";
-import { callApi } from "../../tests/factories";
+import { callApi, expectProblem } from "../../tests/factories";
 
 const PAYMENT_ERROR = "Unable to process the payment. Please try again.";
-
-async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<Record<string, unknown>>();
-  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
-  return body;
-}
 
 async function startPayPal(cookie: string, body: Record<string, unknown>): Promise<string> {
   const response = await callApi(SELF, "POST", "/api/payments/paypal/generate-session?country=US", { cookie, body });

@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { CONTACT_ERRORS, CONTACT_LIMITS } from "~/lib/contact-rules";
 import { NEWSLETTER_MAILS_PER_EMAIL } from "~workers/platform/newsletter";
-import { randomClientAddress, randomEmail } from "../../tests/factories";
+import { expectProblem, randomClientAddress, randomEmail } from "../../tests/factories";
 
 const BASE = "https://portico.test";
 
@@ -23,14 +23,6 @@ function subscribe(query: string) {
   return SELF.fetch(`${BASE}/api/subscribe/newsletter${query}`, {
     headers: { "cf-connecting-ip": randomClientAddress() },
   });
-}
-
-async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<Record<string, unknown>>();
-  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
-  return body;
 }
 
 function reportsFrom(email: string) {

@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_KEYS_PER_USER } from "~workers/platform/api-keys";
-import { callApi, signUpVerified } from "../../tests/factories";
+import { callApi, expectProblem, signUpVerified } from "../../tests/factories";
 
 interface KeyAnswer {
   id: string;
@@ -19,14 +19,6 @@ async function createKey(cookie: string, name = "mine"): Promise<KeyAnswer> {
   const response = await callApi(SELF, "POST", "/api/user/keys", { cookie, body: { name } });
   expect(response.status).toBe(201);
   return response.json<KeyAnswer>();
-}
-
-async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<Record<string, unknown>>();
-  expect(body.type).toBe(`https://portico.dev/problems/${type}`);
-  return body;
 }
 
 function keyRow(id: string) {

@@ -6,6 +6,7 @@
  * input is the query string) is cancelled, so its bytes are not left on a keep-alive connection.
  */
 import type { InputSource } from "~workers/hosted/definition";
+import { readAtMost } from "~workers/http/request-body";
 
 export type ReadInputResult =
   { ok: true; input: Record<string, unknown> } | { ok: false; reason: "too-large" | "malformed"; detail: string };
@@ -25,25 +26,11 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   }
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  const read = await readAtMost(reader, maxBytes);
+  if (read.ok) return read.bytes;
+  // Stop reading at the cap; the entry's guard reads the rest away for the connection's sake.
+  await reader.cancel();
+  return null;
 }
 
 function queryObject(url: URL): Record<string, unknown> {

@@ -29,16 +29,33 @@ export async function bufferBody(request: Request, maxBytes: number): Promise<Bu
     return { ok: false };
   }
   const reader = request.body.getReader();
+  const read = await readAtMost(reader, maxBytes);
+  if (!read.ok) {
+    await drain(reader, read.read);
+    return { ok: false };
+  }
+  const headers = new Headers(request.headers);
+  // The copy is not chunked any more: say how long it is, as a client that sent it whole would.
+  headers.delete("transfer-encoding");
+  headers.set("content-length", String(read.bytes.byteLength));
+  return { ok: true, request: new Request(request, { body: read.bytes, headers }) };
+}
+
+/**
+ * Reads a body to its end, or stops as soon as more than `maxBytes` have come: its bytes, or
+ * how many were read. What to do with the rest (read it away, cancel it) is the caller's choice.
+ */
+export async function readAtMost(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+): Promise<{ ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; read: number }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > maxBytes) {
-      await drain(reader, size);
-      return { ok: false };
-    }
+    if (size > maxBytes) return { ok: false, read: size };
     chunks.push(value);
   }
   const bytes = new Uint8Array(size);
@@ -47,11 +64,7 @@ export async function bufferBody(request: Request, maxBytes: number): Promise<Bu
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  const headers = new Headers(request.headers);
-  // The copy is not chunked any more: say how long it is, as a client that sent it whole would.
-  headers.delete("transfer-encoding");
-  headers.set("content-length", String(size));
-  return { ok: true, request: new Request(request, { body: bytes, headers }) };
+  return { ok: true, bytes };
 }
 
 /**
