@@ -100,7 +100,8 @@ export const HOSTED_APIS = [
     aliases: ["polyine"],
     name: "Polyline Encode/Decode",
     group: "free",
-    description: "Encode coordinates into Google's encoded polyline format and decode them back, at precision 5 or 6.",
+    description:
+      "Encode coordinates into Google's encoded polyline format and decode them back, at any precision from 1 to 10 decimals.",
     icon: "route",
   },
   {

@@ -3,16 +3,22 @@
  * (https://developers.google.com/maps/documentation/utilities/polylinealgorithm): each
  * coordinate is rounded to 10^-precision degrees, stored as the difference from the previous
  * point, zigzag-signed, and written in 5-bit chunks offset by 63 with 0x20 as "more follows".
- * Arithmetic stays in safe integers rather than 32-bit shifts, so a hostile string of long
- * chunk runs cannot wrap around into a plausible coordinate.
+ * Arithmetic stays in safe integers rather than 32-bit shifts: at precision 10 a longitude is
+ * up to 1.8 × 10^12 units, far past 2^31, and a hostile string of long chunk runs cannot wrap
+ * around into a plausible coordinate.
  */
 export type LatLng = readonly [lat: number, lng: number];
-export type Precision = 5 | 6;
+/** Decimal places, an integer 1–10 (the schema checks the range). */
+export type Precision = number;
 
 type Decoded = { ok: true; points: [number, number][] } | { ok: false; message: string };
 
-/** A coordinate delta fits in 30 bits at precision 6 (2 × 360 × 10^6 < 2^30): six chunks. */
-const MAX_CHUNKS_PER_VALUE = 7;
+/**
+ * The largest zigzagged delta, 2 × 360 × 10^10 at precision 10, is under 2^43: nine chunks.
+ * Nine chunks hold less than 2^45, so a value read is always a safe integer; at lower
+ * precisions a longer-than-needed value lands off the globe and is refused there.
+ */
+const MAX_CHUNKS_PER_VALUE = 9;
 
 /** Rounds half away from zero, as Google's reference does, so -0.000005 and 0.000005 mirror. */
 function toUnits(degrees: number, factor: number): number {

@@ -1,5 +1,6 @@
 /**
- * Polyline Encode/Decode: Google's encoded polyline format at precision 5 or 6. The spec's
+ * Polyline Encode/Decode: Google's encoded polyline format at any precision from 1 to 10, as
+ * the reference encoder (@mapbox/polyline, used by the tests) allows. The spec's
  * spelling "polyine" is a registry alias; older clients call `POST /api/polyline`.
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
@@ -16,7 +17,7 @@ export const definition: HostedApiDefinition = {
       summary: "Encode coordinates to a polyline, or decode one",
       description:
         'With `type: "encode"`, `input` is a list of points, each `[lat, lng]` or `{ "lat": …, "lng": … }` in degrees, and `data` is the encoded string. ' +
-        'With `type: "decode"`, `input` is the string and `data` is `[[lat, lng], …]`. `precision` is 5 (Google Maps, the default) or 6 (OSRM, Valhalla); coordinates are rounded half away from zero to that many decimals. ' +
+        'With `type: "decode"`, `input` is the string and `data` is `[[lat, lng], …]`. `precision` is the number of decimals kept, any whole number from 1 to 10: 5 is Google Maps (the default), 6 is OSRM and Valhalla; coordinates are rounded half away from zero to that many decimals, and a string must be decoded at the precision it was encoded with. ' +
         "A string that is truncated, holds a character outside `?`…`~`, or decodes to a point off the globe (often a precision mix-up) is refused with the position of the fault.",
       inputSource: "json",
       input: PolylineInputSchema,

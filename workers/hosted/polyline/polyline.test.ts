@@ -1,3 +1,4 @@
+import * as reference from "@mapbox/polyline";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -101,6 +102,81 @@ describe("polyline: precision 6", () => {
   });
 });
 
+/**
+ * @mapbox/polyline is the reference: it takes any precision and stays exact at 10, since its
+ * only bitwise steps (`& 0x1f`, `| 0`) read the low five bits, which ToInt32 keeps for any
+ * integer below 2^53, and it divides by 32 rather than shifting. 180 × 10^10 is past 2^31, so
+ * precisions 8–10 would catch an encoder of ours that shifted 32-bit values.
+ */
+describe("polyline: precisions 1–10 against @mapbox/polyline", () => {
+  const PRECISIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+
+  /** A coordinate rounded to the precision's decimals, with the poles and the antimeridian often. */
+  function coordinate(limit: number, precision: number): fc.Arbitrary<number> {
+    return fc
+      .oneof(fc.double({ min: -limit, max: limit, noNaN: true }), fc.constantFrom(-limit, limit, 0))
+      .map((degrees) => Number(degrees.toFixed(precision)) + 0);
+  }
+
+  const track = fc.integer({ min: 1, max: 10 }).chain((precision) =>
+    fc.record({
+      precision: fc.constant(precision),
+      points: fc.array(fc.tuple(coordinate(90, precision), coordinate(180, precision)), { maxLength: 20 }),
+    }),
+  );
+
+  it("encodes exactly as the reference does at every precision, and decodes back", async () => {
+    await fc.assert(
+      fc.asyncProperty(track, async ({ precision, points }) => {
+        const encoded = await run({ type: "encode", input: points, precision });
+        expect(encoded).toBe(reference.encode(points, precision));
+        expect(await run({ type: "decode", input: encoded, precision })).toEqual(points);
+        expect(reference.decode(encoded as string, precision)).toEqual(points);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each(PRECISIONS)(
+    "precision %i: the corners of the globe match the reference and round-trip",
+    async (precision) => {
+      // 10 ** -4 is 0.00009999999999999999; the literal parses to the double nearest 0.0001.
+      const step = Number(`1e-${precision}`);
+      const corners: [number, number][] = [
+        [90, 180],
+        [-90, -180],
+        [90, -180],
+        [-90, 180],
+        [0, 0],
+        [step, -step],
+      ];
+      const encoded = await run({ type: "encode", input: corners, precision });
+      expect(encoded).toBe(reference.encode(corners, precision));
+      expect(await run({ type: "decode", input: encoded, precision })).toEqual(corners);
+    },
+  );
+
+  it("encodes (0, 180) at precision 10 to a value worked out with BigInt, past 2^31 units", async () => {
+    // 180 × 10^10 = 1.8 × 10^12 units, zigzagged to 3.6 × 10^12, is nine 5-bit chunks; worked
+    // out with BigInt arithmetic, so no double or 32-bit step is involved. "?" is latitude 0.
+    expect(await run({ type: "encode", input: [[0, 180]], precision: 10 })).toBe("?__gpjwwgB");
+    expect(await run({ type: "decode", input: "?__gpjwwgB", precision: 10 })).toEqual([[0, 180]]);
+  });
+
+  it("rounds to the precision's decimals, half away from zero, as the reference does", async () => {
+    const points: [number, number][] = [
+      [12.35, -12.35],
+      [0.05, -0.05],
+    ];
+    const encoded = await run({ type: "encode", input: points, precision: 1 });
+    expect(encoded).toBe(reference.encode(points, 1));
+    expect(await run({ type: "decode", input: encoded, precision: 1 })).toEqual([
+      [12.4, -12.4],
+      [0.1, -0.1],
+    ]);
+  });
+});
+
 describe("polyline: refusals", () => {
   it.each([
     [GOOGLE_POLYLINE.slice(0, -1), "truncated"],
@@ -125,7 +201,9 @@ describe("polyline: refusals", () => {
     { type: "encode", input: [[91, 0]] },
     { type: "encode", input: [[0, 181]] },
     { type: "encode", input: [[0, 0, 0]] },
-    { type: "encode", input: [[0, 0]], precision: 7 },
+    { type: "encode", input: [[0, 0]], precision: 0 },
+    { type: "encode", input: [[0, 0]], precision: 11 },
+    { type: "encode", input: [[0, 0]], precision: 5.5 },
     { type: "reverse", input: "" },
   ])("the schema refuses %j", (raw) => {
     expect(polyline.input.safeParse(raw).success).toBe(false);
@@ -147,7 +225,7 @@ describe("polyline: properties", () => {
         fc.string({ unit: fc.constantFrom(..."?@_`~|{}^[]\\AZaz09") }),
         fc.array(fc.oneof(point, fc.record({ lat: fc.double(), lng: fc.double() }))),
       ),
-      precision: fc.constantFrom(5, 6, 7),
+      precision: fc.constantFrom(0, 1, 5, 6, 7, 10, 11),
     });
   });
 });

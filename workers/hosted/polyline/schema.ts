@@ -5,6 +5,10 @@ export const MAX_POINTS = 10_000;
 /** The default 64 KiB body cannot carry more; the cap keeps decoding bounded if that limit is raised. */
 export const MAX_ENCODED_LENGTH = 65_536;
 
+/** The range @mapbox/polyline, the reference encoder, takes; 10 decimals is about 11 µm. */
+export const MIN_PRECISION = 1;
+export const MAX_PRECISION = 10;
+
 const latitude = z.number().min(-90).max(90);
 const longitude = z.number().min(-180).max(180);
 
@@ -24,9 +28,14 @@ export const PolylineInputSchema = z
       ])
       .describe("decode: the encoded polyline; encode: [[lat, lng], …] or [{ lat, lng }, …] in degrees"),
     precision: z
-      .union([z.literal(5), z.literal(6)])
+      .number()
+      .int("a whole number of decimal places")
+      .min(MIN_PRECISION, `at least ${MIN_PRECISION}`)
+      .max(MAX_PRECISION, `at most ${MAX_PRECISION}`)
       .default(5)
-      .describe("decimal places kept: 5 (Google Maps) or 6 (OSRM, Valhalla)"),
+      .describe(
+        `decimal places kept, ${MIN_PRECISION}–${MAX_PRECISION}: 5 is Google Maps (the default), 6 is OSRM and Valhalla; encode and decode must use the same one`,
+      ),
   })
   .superRefine((value, ctx) => {
     const isString = typeof value.input === "string";
