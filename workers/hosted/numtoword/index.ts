@@ -9,7 +9,7 @@ import { NumberToWordsInputSchema, NumberWordsSchema } from "./schema";
 
 const DESCRIPTION =
   'Spells `number` (an integer up to 10^21 − 1, or a decimal with up to 6 places; negatives allowed; commas only as thousands separators) in US English: short scale (billion = 10^9), hyphenated tens, and no "and" inside a number ("one hundred twenty-three"). ' +
-  '`mode=cardinal` reads decimals digit by digit after "point" and negatives with "minus"; `mode=ordinal` takes whole numbers from zero ("twenty-first"); ' +
+  '`mode=cardinal` reads decimals digit by digit after "point" and negatives with "minus"; `mode=ordinal` takes whole numbers, negatives with "minus" ("twenty-first", "minus twenty-first"); ' +
   `\`mode=currency\` needs \`currency\` (${CURRENCY_CODES.join(", ")}) and joins the major and minor units with "and" ("one hundred twenty-three dollars and forty-five cents"); amounts may not have more decimals than the currency (none for JPY, KRW and VND). ` +
   "`system=indian` groups by thousand, lakh and crore. Send numbers above 2^53 as strings: as JSON numbers they have already lost digits. `language` is `en` for now.";
 

@@ -83,6 +83,31 @@ function readCardinal(text: string): bigint {
   return total + group;
 }
 
+/** English ordinals that are not the cardinal plus "th" (or "y" → "ieth"). */
+const IRREGULAR_ORDINAL: Record<string, string> = {
+  first: "one",
+  second: "two",
+  third: "three",
+  fifth: "five",
+  eighth: "eight",
+  ninth: "nine",
+  twelfth: "twelve",
+};
+
+/** Reads an ordinal back to its number: an optional "minus", then a cardinal whose last word is ordinal. */
+function readOrdinal(text: string): bigint {
+  const negative = text.startsWith("minus ");
+  const body = negative ? text.slice("minus ".length) : text;
+  const cut = Math.max(body.lastIndexOf(" "), body.lastIndexOf("-")) + 1;
+  const last = body.slice(cut);
+  const cardinal =
+    IRREGULAR_ORDINAL[last] ??
+    (last.endsWith("ieth") ? `${last.slice(0, -4)}y` : last.endsWith("th") ? last.slice(0, -2) : undefined);
+  if (cardinal === undefined) throw new Error(`"${text}" does not end in an ordinal`);
+  const value = readCardinal(body.slice(0, cut) + cardinal);
+  return negative ? -value : value;
+}
+
 describe("numtoword: cardinals", () => {
   it.each([
     [0, "zero"],
@@ -143,13 +168,38 @@ describe("numtoword: ordinals", () => {
     [21, "twenty-first"],
     [100, "one hundredth"],
     [1_000_003, "one million third"],
+    [-1, "minus first"],
+    [-21, "minus twenty-first"],
+    ["-100", "minus one hundredth"],
+    ["-1,000,003", "minus one million third"],
+    ["-0", "zeroth"],
   ])("%j is %s", async (number, expected) => {
     expect(await words({ number, mode: "ordinal" })).toBe(expected);
   });
 
+  it("answers a negative ordinal with the number as read and the Indian grouping too", async () => {
+    expect(await spell({ number: "-21", mode: "ordinal" })).toEqual({
+      words: "minus twenty-first",
+      number: "-21",
+      mode: "ordinal",
+    });
+    expect(await words({ number: -12_345_678, mode: "ordinal", system: "indian" })).toBe(
+      "minus one crore twenty-three lakh forty-five thousand six hundred seventy-eighth",
+    );
+  });
+
+  it("any integer in ±10^21 reads back as itself from its ordinal, sign included", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.bigInt({ min: -(10n ** 21n) + 1n, max: 10n ** 21n - 1n }), async (value) => {
+        expect(readOrdinal(await words({ number: value.toString(), mode: "ordinal" }))).toBe(value);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it.each([
-    ["-1", "zero and positive"],
     ["2.5", "whole numbers"],
+    ["-2.5", "whole numbers"],
   ])("%s has no ordinal (%s)", async (number, message) => {
     expect(expectProblem(await callOperation(postWords, { number, mode: "ordinal" }), "invalid-input")).toContain(
       message,

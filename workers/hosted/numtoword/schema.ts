@@ -25,7 +25,10 @@ export const NumberToWordsInputSchema = z
       .describe(
         "an integer up to 10^21 − 1 or a decimal with up to 6 places, negative allowed; send numbers above 2^53 as strings",
       ),
-    mode: z.enum(MODES).default("cardinal").describe("cardinal (twenty-one), ordinal (twenty-first) or currency"),
+    mode: z
+      .enum(MODES)
+      .default("cardinal")
+      .describe("cardinal (twenty-one), ordinal (twenty-first, minus twenty-first; whole numbers only) or currency"),
     currency: z
       .string()
       .trim()

@@ -2,7 +2,8 @@
  * English number words, US style: short scale (billion = 10^9), hyphenated tens
  * ("twenty-one") and no "and" inside a number ("one hundred twenty-three"); "and" only joins
  * the major and minor units of an amount. Decimals are read digit by digit after "point",
- * negatives start with "minus". Integers are BigInt so 21-digit numbers stay exact.
+ * negatives start with "minus", ordinals included ("minus twenty-first"). Integers are BigInt
+ * so 21-digit numbers stay exact.
  */
 import { CURRENCIES, type CurrencyCode } from "./currencies";
 import type { NumberToWordsInput, NumberWords } from "./schema";
@@ -184,8 +185,9 @@ export function spellNumber(input: NumberToWordsInput): Outcome<NumberWords> {
 
   if (input.mode === "ordinal") {
     if (number.fraction !== "") return { ok: false, message: "ordinals are for whole numbers" };
-    if (number.negative) return { ok: false, message: "ordinals are for zero and positive numbers" };
-    return { ok: true, value: { words: ordinalize(integerWords(number.integer, input.system)), ...base } };
+    // A negative ordinal counts from the other end ("minus twenty-first"), as for cardinals only
+    // the magnitude's last word turns ordinal; zero has no sign, so "-0" is "zeroth".
+    return { ok: true, value: { words: sign + ordinalize(integerWords(number.integer, input.system)), ...base } };
   }
 
   if (input.mode === "currency") {
