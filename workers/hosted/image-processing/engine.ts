@@ -7,9 +7,13 @@
  * the image, a Gaussian blur of an image one pixel wide or tall (and at two or three pixels
  * the blur silently does nothing). Those cases are checked or worked around here, so a trap
  * means a real engine failure, not bad input.
+ *
+ * Brightness and greyscale are done here in JavaScript, not by photon: photon's brightness
+ * loop stops one pixel short (`0..len - 4`), so the last pixel of every image kept its colour,
+ * and its greyscale has one fixed formula (0.3, 0.59, 0.11, truncated) where the API offers
+ * three, each computed exactly as documented in schema.ts.
  */
 import {
-  adjust_brightness,
   adjust_contrast,
   apply_sharpening,
   crop,
@@ -17,7 +21,6 @@ import {
   fliph,
   flipv,
   gaussian_blur,
-  grayscale_human_corrected,
   hue_rotate_hsl,
   invert,
   PhotonImage,
@@ -32,7 +35,7 @@ import type { Rgba } from "../_image/color";
 import { MAX_SIDE } from "../_image/limits";
 import { failure, success, type Outcome } from "../_image/outcome";
 import { createCanvas, drawOver, toPhoton, toPixels } from "../_image/pixels";
-import type { ImageOperation } from "./schema";
+import type { GrayscaleMethod, ImageOperation } from "./schema";
 
 type ResizeOperation = Extract<ImageOperation, { op: "resize" }>;
 
@@ -202,12 +205,60 @@ function blurImage(image: PhotonImage, radius: number): PhotonImage {
   }
 }
 
+const clampByte = (value: number) => (value <= 0 ? 0 : value >= 255 ? 255 : value);
+
+/** Adds `delta` to r, g and b of every pixel, the last one included, clamped to 0–255; alpha kept. */
+function brightnessImage(image: PhotonImage, delta: number): PhotonImage {
+  const curve = Uint8Array.from({ length: 256 }, (_, value) => clampByte(value + delta));
+  const pixels = toPixels(image);
+  const { data } = pixels;
+  for (let index = 0; index < data.length; index += 4) {
+    data[index] = curve[data[index] ?? 0] ?? 0;
+    data[index + 1] = curve[data[index + 1] ?? 0] ?? 0;
+    data[index + 2] = curve[data[index + 2] ?? 0] ?? 0;
+  }
+  return toPhoton(pixels);
+}
+
+/** sRGB's transfer function (IEC 61966-2-1): a stored 0–255 value to linear light 0–1. */
+const SRGB_TO_LINEAR = Float64Array.from({ length: 256 }, (_, value) => {
+  const c = value / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+/** Its inverse: linear light 0–1 back to a stored 0–255 value, rounded. */
+const linearToSrgb = (y: number) =>
+  Math.round(clampByte((y <= 0.0031308 ? 12.92 * y : 1.055 * y ** (1 / 2.4) - 0.055) * 255));
+
+/** The grey level of one pixel for each method (schema.ts documents the formulas). */
+const GREY: Record<GrayscaleMethod, (r: number, g: number, b: number) => number> = {
+  luma601: (r, g, b) => Math.round(clampByte(0.299 * r + 0.587 * g + 0.114 * b)),
+  luma709: (r, g, b) => Math.round(clampByte(0.2126 * r + 0.7152 * g + 0.0722 * b)),
+  luminance: (r, g, b) =>
+    linearToSrgb(
+      0.2126 * (SRGB_TO_LINEAR[r] ?? 0) + 0.7152 * (SRGB_TO_LINEAR[g] ?? 0) + 0.0722 * (SRGB_TO_LINEAR[b] ?? 0),
+    ),
+};
+
+/** Sets r = g = b to the method's grey level on every pixel; alpha kept. */
+function grayscaleImage(image: PhotonImage, method: GrayscaleMethod): PhotonImage {
+  const grey = GREY[method];
+  const pixels = toPixels(image);
+  const { data } = pixels;
+  for (let index = 0; index < data.length; index += 4) {
+    const level = grey(data[index] ?? 0, data[index + 1] ?? 0, data[index + 2] ?? 0);
+    data[index] = level;
+    data[index + 1] = level;
+    data[index + 2] = level;
+  }
+  return toPhoton(pixels);
+}
+
 /** Applies one operation; returns the same image (changed in place) or a new one. */
 function applyOperation(image: PhotonImage, operation: ImageOperation): Outcome<PhotonImage> {
   switch (operation.op) {
     case "grayscale":
-      grayscale_human_corrected(image);
-      return success(image);
+      return success(grayscaleImage(image, operation.method));
     case "blur":
       return success(blurImage(image, operation.radius));
     case "sharpen":
@@ -215,8 +266,7 @@ function applyOperation(image: PhotonImage, operation: ImageOperation): Outcome<
       apply_sharpening(image, operation.amount, operation.radius, 0, 0);
       return success(image);
     case "brightness":
-      adjust_brightness(image, Math.round(operation.amount * 2.55));
-      return success(image);
+      return success(brightnessImage(image, Math.round(operation.amount * 2.55)));
     case "contrast":
       adjust_contrast(image, operation.amount * 2.55);
       return success(image);

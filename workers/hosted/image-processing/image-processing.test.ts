@@ -17,6 +17,7 @@ import {
   WHITE_PIXEL,
   type Pixel,
 } from "../_image/fixtures";
+import { toJsonSchema, type JsonSchema } from "~workers/hosted/describe";
 import { definition } from "./index";
 import { MAX_OPERATIONS, RESIZE_FITS } from "./schema";
 
@@ -170,6 +171,240 @@ describe("image-processing: filters read back from the pixels", () => {
       expect(image.at(x, 3)[0]).toBeGreaterThan(0);
       expect(image.at(x, 0)[0]).toBeLessThan(image.at(x, 3)[0]);
     }
+  });
+});
+
+/*
+ * Whole-image checks: every pixel of a 7×5 image of distinct colours (alpha varying too) against
+ * the filter's formula, computed here on its own, with the four corners named so a filter that
+ * skips the first or last pixel cannot hide behind the others.
+ */
+describe("image-processing: every pixel against the formula, corners included", () => {
+  const W = 7;
+  const H = 5;
+  const paint = (x: number, y: number): Pixel => [
+    (x * 37 + y * 11 + 5) % 256,
+    (x * 13 + y * 53 + 90) % 256,
+    (x * 71 + y * 29 + 200) % 256,
+    255 - (x + y) * 9,
+  ];
+  const source = makePng(W, H, paint);
+  const CORNERS = [
+    [0, 0],
+    [W - 1, 0],
+    [0, H - 1],
+    [W - 1, H - 1],
+  ] as const;
+  const clamp = (value: number) => Math.min(255, Math.max(0, value));
+
+  /** Runs `operations` on the 7×5 image and compares each pixel (corners first) with `expected`. */
+  async function expectEveryPixel(
+    operations: Record<string, unknown>[],
+    expected: (pixel: readonly [number, number, number, number]) => readonly number[],
+    tolerance = 0,
+  ) {
+    const image = await runToPixels({ image: toDataUrl(source), operations });
+    expect([image.width, image.height]).toEqual([W, H]);
+    const all: (readonly [number, number])[] = [...CORNERS];
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) all.push([x, y]);
+    for (const [x, y] of all) {
+      const [r, g, b, a = 255] = paint(x, y);
+      const want = expected([r, g, b, a]);
+      const got = image.at(x, y);
+      for (let channel = 0; channel < 4; channel++) {
+        const difference = Math.abs((got[channel] ?? -1) - (want[channel] ?? -2));
+        if (difference > tolerance)
+          expect({ x, y, got }, `pixel (${x}, ${y}) channel ${channel}`).toEqual({ x, y, got: want });
+      }
+    }
+  }
+
+  it("brightness 100 makes every pixel white, the last one too, alpha kept", async () => {
+    await expectEveryPixel([{ op: "brightness", amount: 100 }], ([, , , a]) => [255, 255, 255, a]);
+  });
+
+  it.each([20, -40, -100])("brightness %i adds round(2.55 × amount) to every channel, clamped", async (amount) => {
+    const delta = { 20: 51, [-40]: -102, [-100]: -255 }[amount] ?? Number.NaN;
+    await expectEveryPixel([{ op: "brightness", amount }], ([r, g, b, a]) => [
+      clamp(r + delta),
+      clamp(g + delta),
+      clamp(b + delta),
+      a,
+    ]);
+  });
+
+  it.each([40, -60])("contrast %i follows photon's documented curve on every pixel, alpha kept", async (amount) => {
+    // photon: c = 2.55 × amount, f = 259(c + 255) / (255(259 − c)), v' = clamp(f(v − 128) + 128), truncated.
+    const c = amount * 2.55;
+    const f = (259 * (c + 255)) / (255 * (259 - c));
+    const curve = (v: number) => Math.trunc(clamp(f * (v - 128) + 128));
+    await expectEveryPixel([{ op: "contrast", amount }], ([r, g, b, a]) => [curve(r), curve(g), curve(b), a], 1);
+  });
+
+  it("invert gives 255 − v on every pixel, alpha kept", async () => {
+    await expectEveryPixel([{ op: "invert" }], ([r, g, b, a]) => [255 - r, 255 - g, 255 - b, a]);
+  });
+
+  it("sepia follows photon's formula on every pixel (y = .3r + .59g + .11b; r = y + 100, g = y + 50, b kept)", async () => {
+    await expectEveryPixel(
+      [{ op: "sepia" }],
+      ([r, g, b, a]) => {
+        const y = Math.trunc(0.3 * r + 0.59 * g + 0.11 * b);
+        return [Math.min(255, y + 100), Math.min(255, y + 50), b, a];
+      },
+      1,
+    );
+  });
+
+  /** HSL as CSS Color 4 defines it, written here as the reference. */
+  function toHsl(r: number, g: number, b: number): [h: number, s: number, l: number] {
+    const [R, G, B] = [r / 255, g / 255, b / 255];
+    const max = Math.max(R, G, B);
+    const min = Math.min(R, G, B);
+    const l = (max + min) / 2;
+    const d = max - min;
+    if (d === 0) return [0, 0, l];
+    const s = d / (1 - Math.abs(2 * l - 1));
+    const h = max === R ? ((G - B) / d + 6) % 6 : max === G ? (B - R) / d + 2 : (R - G) / d + 4;
+    return [h * 60, s, l];
+  }
+  function fromHsl(h: number, s: number, l: number): [number, number, number] {
+    const k = (n: number) => (n + h / 30) % 12;
+    const a = s * Math.min(l, 1 - l);
+    const f = (n: number) => l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1));
+    return [f(0), f(8), f(4)].map((v) => Math.trunc(clamp(v * 255))) as [number, number, number];
+  }
+
+  it.each([120, -45])("hue %i rotates the HSL hue of every pixel, alpha kept", async (degrees) => {
+    await expectEveryPixel(
+      [{ op: "hue", degrees }],
+      ([r, g, b, a]) => {
+        const [h, s, l] = toHsl(r, g, b);
+        return [...fromHsl((((h + degrees) % 360) + 360) % 360, s, l), a];
+      },
+      1,
+    );
+  });
+
+  it("saturation -100 sets the HSL saturation of every pixel to 0, alpha kept", async () => {
+    await expectEveryPixel(
+      [{ op: "saturation", amount: -100 }],
+      ([r, g, b, a]) => {
+        const [h, , l] = toHsl(r, g, b);
+        return [...fromHsl(h, 0, l), a];
+      },
+      1,
+    );
+  });
+
+  it("saturation 50 moves the HSL saturation of every pixel halfway to full (s + (1 − s) × 0.5), alpha kept", async () => {
+    await expectEveryPixel(
+      [{ op: "saturation", amount: 50 }],
+      ([r, g, b, a]) => {
+        const [h, s, l] = toHsl(r, g, b);
+        return [...fromHsl(h, s + (1 - s) * 0.5, l), a];
+      },
+      1,
+    );
+  });
+});
+
+/*
+ * Grayscale methods, each against its formula computed here: Rec.601 and Rec.709 luma weigh the
+ * stored (gamma-encoded) values; luminance decodes sRGB to linear light, weighs with the Rec.709 /
+ * sRGB primaries' Y row, and encodes back (IEC 61966-2-1).
+ */
+describe("image-processing: grayscale methods", () => {
+  const W = 7;
+  const H = 5;
+  // Corners: pure red, pure green, mid grey, saturated blue; the rest distinct colours.
+  const corner = new Map<string, Pixel>([
+    ["0,0", RED],
+    [`${W - 1},0`, GREEN],
+    [`0,${H - 1}`, [128, 128, 128, 255]],
+    [`${W - 1},${H - 1}`, [20, 40, 230, 200]],
+  ]);
+  const paint = (x: number, y: number): Pixel =>
+    corner.get(`${x},${y}`) ?? [
+      (x * 41 + y * 7) % 256,
+      (x * 17 + y * 61 + 30) % 256,
+      (x * 83 + y * 19 + 150) % 256,
+      255,
+    ];
+  const source = toDataUrl(makePng(W, H, paint));
+
+  const toLinear = (v: number) => {
+    const c = v / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const toSrgb = (y: number) => (y <= 0.0031308 ? 12.92 * y : 1.055 * y ** (1 / 2.4) - 0.055) * 255;
+  const formulas = {
+    luma601: (r: number, g: number, b: number) => Math.round(0.299 * r + 0.587 * g + 0.114 * b),
+    luma709: (r: number, g: number, b: number) => Math.round(0.2126 * r + 0.7152 * g + 0.0722 * b),
+    luminance: (r: number, g: number, b: number) =>
+      Math.round(toSrgb(0.2126 * toLinear(r) + 0.7152 * toLinear(g) + 0.0722 * toLinear(b))),
+  };
+
+  async function grey(method?: string) {
+    return runToPixels({ image: source, operations: [{ op: "grayscale", ...(method ? { method } : {}) }] });
+  }
+
+  it.each(["luma601", "luma709", "luminance"] as const)(
+    "%s: every pixel is its formula, alpha kept",
+    async (method) => {
+      const image = await grey(method);
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          const [r, g, b, a = 255] = paint(x, y);
+          const v = formulas[method](r, g, b);
+          expect(image.at(x, y), `(${x}, ${y})`).toEqual([v, v, v, a]);
+        }
+      }
+    },
+  );
+
+  it("gives the known values at the corners for each method", async () => {
+    // Red, green, mid grey, saturated blue (20, 40, 230).
+    const known = {
+      luma601: [76, 150, 128, 56],
+      luma709: [54, 182, 128, 49],
+      luminance: [127, 220, 128, 77],
+    };
+    for (const [method, values] of Object.entries(known)) {
+      const image = await grey(method);
+      const corners = [image.at(0, 0), image.at(W - 1, 0), image.at(0, H - 1), image.at(W - 1, H - 1)];
+      expect(
+        corners.map(([r]) => r),
+        method,
+      ).toEqual(values);
+      for (const [r, g, b] of corners) expect([g, b]).toEqual([r, r]);
+    }
+  });
+
+  it("defaults to luma601", async () => {
+    const [byDefault, explicit] = [await grey(), await grey("luma601")];
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) expect(byDefault.at(x, y)).toEqual(explicit.at(x, y));
+    expect(byDefault.at(W - 1, 0)[0]).toBe(150);
+  });
+
+  it("documents the methods and their formulas in the schema the docs and OpenAPI are built from", () => {
+    const input = toJsonSchema(operation.input, "input") as {
+      properties?: { operations?: { items?: { oneOf?: JsonSchema[]; anyOf?: JsonSchema[] } } };
+    };
+    const items = input.properties?.operations?.items;
+    const grayscale = (items?.oneOf ?? items?.anyOf ?? []).find(
+      (variant) => (variant.properties as Record<string, JsonSchema> | undefined)?.op?.const === "grayscale",
+    );
+    const method = (grayscale?.properties as Record<string, JsonSchema> | undefined)?.method;
+    expect(method?.enum).toEqual(["luma601", "luma709", "luminance"]);
+    expect(method?.default).toBe("luma601");
+    for (const formula of ["0.299·R + 0.587·G + 0.114·B", "0.2126·R + 0.7152·G + 0.0722·B", "linear"])
+      expect(method?.description).toContain(formula);
+  });
+
+  it("refuses an unknown method", async () => {
+    const parsed = operation.input.safeParse({ image: source, operations: [{ op: "grayscale", method: "average" }] });
+    expect(parsed.success).toBe(false);
   });
 });
 

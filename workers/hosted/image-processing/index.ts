@@ -15,7 +15,7 @@ export const definition: HostedApiDefinition = {
       summary: "Apply a list of filters and transforms to an image",
       description: [
         `Send one image (a multipart \`image\` file, a base64 data URL in JSON \`image\`, or a \`url\` we fetch) and up to ${MAX_OPERATIONS} operations, applied in order:`,
-        "grayscale, blur, sharpen, brightness, contrast, saturation, hue, invert, sepia, resize (cover, contain, fill, inside), crop, rotate (any angle) and flip.",
+        "grayscale (`method`: Rec.601 luma by default, Rec.709 luma, or luminance in linear light), blur, sharpen, brightness, contrast, saturation, hue, invert, sepia, resize (cover, contain, fill, inside), crop, rotate (any angle) and flip.",
         `Images are PNG, JPEG, GIF, WebP or BMP up to 10 MB and ${MAX_SIDE}×${MAX_SIDE} pixels; no step may produce an image larger than ${MAX_SIDE} per side.`,
         "The result comes back as PNG, JPEG or lossless WebP bytes (default: the input's format).",
         "Runs in the Worker: photon (Rust compiled to WebAssembly) for the filters and transforms, image-js for rotation.",

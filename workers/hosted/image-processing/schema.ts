@@ -19,8 +19,21 @@ const BackgroundSchema = ColorSchema.prefault("transparent");
 
 export const RESIZE_FITS = ["cover", "contain", "fill", "inside"] as const;
 
+export const GRAYSCALE_METHODS = ["luma601", "luma709", "luminance"] as const;
+export type GrayscaleMethod = (typeof GRAYSCALE_METHODS)[number];
+
 export const OperationSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("grayscale") }).describe("Luminance-weighted greyscale (r = g = b)."),
+  z
+    .object({
+      op: z.literal("grayscale"),
+      method: z
+        .enum(GRAYSCALE_METHODS)
+        .default("luma601")
+        .describe(
+          "How the grey level is computed. `luma601` (default): Rec.601 luma of the stored sRGB values, round(0.299·R + 0.587·G + 0.114·B). `luma709`: Rec.709 luma of the stored values, round(0.2126·R + 0.7152·G + 0.0722·B). `luminance`: relative luminance in linear light, as perceptual tools compute it: each channel decoded from sRGB to linear (IEC 61966-2-1), Y = 0.2126·R + 0.7152·G + 0.0722·B, encoded back to sRGB and rounded (pure red → 127, where luma601 gives 76).",
+        ),
+    })
+    .describe("Greyscale: r = g = b = the grey level given by `method` (default Rec.601 luma); alpha kept."),
   z
     .object({ op: z.literal("blur"), radius: z.number().int().min(1).max(100) })
     .describe("Gaussian blur with a radius of 1–100 pixels."),
@@ -31,9 +44,17 @@ export const OperationSchema = z.discriminatedUnion("op", [
       radius: z.number().min(0.5).max(3).default(1),
     })
     .describe("Unsharp mask: strength 1–150 (default 80), radius 0.5–3 pixels (default 1)."),
-  z.object({ op: z.literal("brightness"), amount: PercentSchema }).describe("Brightness, -100 (black) to 100 (white)."),
+  z
+    .object({ op: z.literal("brightness"), amount: PercentSchema })
+    .describe(
+      "Brightness, -100 (black) to 100 (white): round(2.55 × amount) is added to r, g and b of every pixel, clamped to 0–255; alpha kept.",
+    ),
   z.object({ op: z.literal("contrast"), amount: PercentSchema }).describe("Contrast, -100 (flat grey) to 100."),
-  z.object({ op: z.literal("saturation"), amount: PercentSchema }).describe("Saturation, -100 (greyscale) to 100."),
+  z
+    .object({ op: z.literal("saturation"), amount: PercentSchema })
+    .describe(
+      "Saturation in HSL, -100 (greyscale) to 100: a positive amount moves each pixel's saturation that percentage of the way to full, a negative one that percentage of the way to none.",
+    ),
   z.object({ op: z.literal("hue"), degrees: DegreesSchema }).describe("Hue rotation in degrees (red → green at 120)."),
   z.object({ op: z.literal("invert") }).describe("Negative of each colour channel; alpha kept."),
   z.object({ op: z.literal("sepia") }).describe("Sepia tone."),
