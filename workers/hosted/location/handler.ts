@@ -16,8 +16,8 @@ import { findState, statesOf, timezonesOf } from "./subdivisions";
 /** The order the states call uses (`localeCompare(…, "en")`), kept as one collator for speed. */
 const byName = new Intl.Collator("en");
 
-async function toRecord(country: CountryFacts): Promise<CountryRecord> {
-  return { ...country, timezones: await timezonesOf(country.cca2) };
+async function toRecord(country: CountryFacts, now: Date): Promise<CountryRecord> {
+  return { ...country, timezones: await timezonesOf(country.cca2, now) };
 }
 
 export async function handleListCountries(input: ListCountriesQuery, _ctx: OperationContext): Promise<HandlerResult> {
@@ -27,7 +27,8 @@ export async function handleListCountries(input: ListCountriesQuery, _ctx: Opera
     region: input.region,
     callingCode: input.callingCode,
   });
-  return json({ data: await Promise.all(countries.map(toRecord)) });
+  const now = new Date();
+  return json({ data: await Promise.all(countries.map((country) => toRecord(country, now))) });
 }
 
 export async function handleCountryStates(input: CountryStatesInput, _ctx: OperationContext): Promise<HandlerResult> {

@@ -1,7 +1,8 @@
 /**
- * Location: countries (world-countries, with time zones from country-state-city), the states of
- * a country, the cities of a state, and the caller's own location from Cloudflare's edge. Cities
- * are read from D1, loaded by scripts/seed-cities.ts: their dataset does not fit in the Worker
+ * Location: countries (world-countries, with each country's zones listed by country-state-city and
+ * described from the runtime's time-zone database), the states of a country, the cities of a
+ * state, and the caller's own location from Cloudflare's edge. Cities are read from D1, loaded by
+ * scripts/seed-cities.ts: their dataset does not fit in the Worker
  * (docs/decisions/011-cities-from-d1.md).
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
@@ -28,8 +29,10 @@ export const definition: HostedApiDefinition = {
       summary: "Countries, filtered by name, code, region or calling code",
       description:
         'Every filter is optional and all given ones must match: `name` is the start of a word of the common name (case and accents ignored: `kingdom`, `aland`), `code` an exact alpha-2 or alpha-3 code, `region` a region (Africa, Americas, Antarctic, Asia, Europe, Oceania) or subregion ("Southern Asia"), `callingCode` a calling code (`+91`, `+1-684`) or dial prefix. ' +
-        "Each record has the common and official names, codes, capitals, region, currencies, languages (ISO 639-3), calling code, time zones (IANA names with their standard UTC offset, not adjusted for daylight saving), a representative latitude/longitude and the flag emoji. Sorted by common name. " +
-        "Data: world-countries (ODbL) and country-state-city (time zones).",
+        "Each record has the common and official names, codes, capitals, region, currencies, languages (ISO 639-3), calling code, time zones, a representative latitude/longitude and the flag emoji. Sorted by common name. " +
+        "Each time zone has its IANA name, its standard offset (`utcOffset`: the smaller of its offsets on 1 January and 1 July of the current year, so winter time in either hemisphere: UTC+10:00 for Australia/Sydney all year), abbreviation and long name, and the offset, abbreviation and name in force now with `dst` true while they differ from standard. " +
+        "Offsets and names come from the runtime's time-zone database (IANA tzdata through ICU, kept current with the runtime), in English. " +
+        "Data: world-countries (ODbL), and country-state-city for which zones each country has.",
       inputSource: "query",
       input: ListCountriesQuerySchema,
       output: {
@@ -54,7 +57,16 @@ export const definition: HostedApiDefinition = {
               latlng: [20, 77],
               flag: "🇮🇳",
               timezones: [
-                { zone: "Asia/Kolkata", utcOffset: "UTC+05:30", abbreviation: "IST", name: "Indian Standard Time" },
+                {
+                  zone: "Asia/Kolkata",
+                  utcOffset: "UTC+05:30",
+                  abbreviation: "IST",
+                  name: "India Standard Time",
+                  currentOffset: "UTC+05:30",
+                  currentAbbreviation: "IST",
+                  currentName: "India Standard Time",
+                  dst: false,
+                },
               ],
             },
           ],

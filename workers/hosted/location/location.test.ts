@@ -88,6 +88,59 @@ describe("location: countries", () => {
   });
 });
 
+/**
+ * Independent reference: facts from IANA tzdata's NEWS, written out here, not read from the
+ * runtime under test. Zones that keep clock changes (Sydney, Nuuk) have a current offset that
+ * depends on today, checked at fixed dates in time-zones.test.ts; the others have none, so their
+ * current offset is standard whatever the date.
+ */
+const KNOWN_STANDARD_OFFSETS: { cca2: string; zone: string; standard: string; noDst: boolean }[] = [
+  { cca2: "AU", zone: "Australia/Sydney", standard: "UTC+10:00", noDst: false }, // AEST; AEDT is +11:00
+  { cca2: "KZ", zone: "Asia/Almaty", standard: "UTC+05:00", noDst: true }, // 2024a: Kazakhstan unifies on +05 from 2024-03-01
+  { cca2: "JO", zone: "Asia/Amman", standard: "UTC+03:00", noDst: true }, // 2022f: permanent +03 from 2022-10-28
+  { cca2: "SY", zone: "Asia/Damascus", standard: "UTC+03:00", noDst: true }, // 2022f: permanent +03
+  { cca2: "RU", zone: "Europe/Volgograd", standard: "UTC+03:00", noDst: true }, // 2020e: back to Moscow time 2020-12-27
+  { cca2: "WS", zone: "Pacific/Apia", standard: "UTC+13:00", noDst: true }, // 2021b: Samoa drops DST
+  { cca2: "SS", zone: "Africa/Juba", standard: "UTC+02:00", noDst: true }, // 2021a: +03 → +02 on 2021-02-01
+  { cca2: "MX", zone: "America/Chihuahua", standard: "UTC-06:00", noDst: true }, // 2022f: year-round -06 from 2022-10-30
+  { cca2: "GL", zone: "America/Nuuk", standard: "UTC-02:00", noDst: false }, // 2022g/2023d: -02 standard since 2023, DST -01 from 2024
+];
+
+const hasBalancedParentheses = (text: string): boolean => {
+  let depth = 0;
+  for (const character of text) {
+    if (character === "(") depth++;
+    if (character === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+};
+
+describe("location: time zones", () => {
+  it.each(KNOWN_STANDARD_OFFSETS)("$zone's standard offset is $standard", async ({ cca2, zone, standard, noDst }) => {
+    const [country] = await countries({ code: cca2 });
+    const timezone = country?.timezones.find((candidate) => candidate.zone === zone);
+    expect(timezone?.utcOffset).toBe(standard);
+    if (noDst) expect(timezone).toMatchObject({ currentOffset: standard, dst: false });
+  });
+
+  it("names every zone of every country whole, and flags daylight saving exactly when current differs from standard", async () => {
+    const all = await countries({});
+    let zones = 0;
+    for (const country of all) {
+      for (const timezone of country.timezones) {
+        zones++;
+        for (const name of [timezone.name, timezone.currentName, timezone.abbreviation, timezone.currentAbbreviation]) {
+          expect(name, `${timezone.zone}: ${name}`).not.toBe("");
+          expect(hasBalancedParentheses(name), `${timezone.zone}: ${name}`).toBe(true);
+        }
+        expect(timezone.dst, timezone.zone).toBe(timezone.currentOffset !== timezone.utcOffset);
+      }
+    }
+    // Every zone country-state-city lists is described; none dropped on the way.
+    expect(zones).toBe(428);
+  });
+});
+
 describe("location: states", () => {
   it("the states of India include Karnataka (KA), each with coordinates", async () => {
     const india = await states("IN");

@@ -80,14 +80,31 @@ export const MyLocationInputSchema = z.object({});
 
 export type MyLocationInput = z.infer<typeof MyLocationInputSchema>;
 
+/** "UTC+05:30", "UTC-03:00", or "UTC±00" for zero. */
+const OffsetSchema = z.string().regex(/^UTC(?:±00|[+-]\d{2}:\d{2})$/);
+
+/**
+ * One IANA zone, from the runtime's time-zone database. Standard is the smaller of the zone's
+ * offsets on 1 January and 1 July of the current year (see time-zones.ts for the rule's edges).
+ */
 export const TimezoneSchema = z.object({
-  /** IANA zone name. */
-  zone: z.string(),
-  /** Standard-time offset ("UTC+05:30"), not adjusted for daylight saving. */
-  utcOffset: z.string(),
-  abbreviation: z.string(),
-  name: z.string(),
+  zone: z.string().describe('the IANA zone name ("Australia/Sydney")'),
+  utcOffset: OffsetSchema.describe(
+    'the standard (non-daylight) offset from UTC, such as "UTC+10:00" for Australia/Sydney all year round; "UTC±00" for zero',
+  ),
+  abbreviation: z
+    .string()
+    .describe(
+      'the standard time\'s abbreviation in English as used in the country ("AEST", "IST"), or its offset ("GMT+3") where none is in common use',
+    ),
+  name: z.string().describe('the standard time\'s English name, whole ("Australian Eastern Standard Time")'),
+  currentOffset: OffsetSchema.describe("the offset from UTC in force now, daylight saving included"),
+  currentAbbreviation: z.string().describe("the abbreviation in force now, as `abbreviation`"),
+  currentName: z.string().describe('the English name of the time in force now ("Australian Eastern Daylight Time")'),
+  dst: z.boolean().describe("true when the zone is on daylight saving now: `currentOffset` differs from `utcOffset`"),
 });
+
+export type Timezone = z.infer<typeof TimezoneSchema>;
 
 export const CountryRecordSchema = z.object({
   name: z.object({ common: z.string(), official: z.string() }),

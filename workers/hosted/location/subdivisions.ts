@@ -1,11 +1,12 @@
 /**
- * States and time zones from country-state-city. Only its state and country modules are
- * imported (117 KB and 13 KB gzip); its city module would pull in an 8 MB dataset, which does
- * not fit in the Worker (docs/decisions/002-location-data.md).
+ * States, and which time zones each country has, from country-state-city. Only its state and
+ * country modules are imported (117 KB and 13 KB gzip); its city module would pull in an 8 MB
+ * dataset, which does not fit in the Worker (docs/decisions/002-location-data.md).
  */
 import type { IState } from "country-state-city/lib/interface";
 import { lazy } from "../_data/lazy";
-import type { CountryRecord, CountryStates } from "./schema";
+import type { CountryStates, Timezone } from "./schema";
+import { describeZone } from "./time-zones";
 
 const loadStates = lazy(() => import("country-state-city/lib/state").then((module) => module.default));
 const loadCountries = lazy(() => import("country-state-city/lib/country").then((module) => module.default));
@@ -46,12 +47,11 @@ export async function findState(cca2: string, code: string): Promise<State | und
   return state === undefined ? undefined : toState(state);
 }
 
-export async function timezonesOf(cca2: string): Promise<CountryRecord["timezones"]> {
+/**
+ * The country's zones as country-state-city lists them (which zones a country has changes
+ * rarely), each described from the runtime's time-zone database as it stands at `now`.
+ */
+export async function timezonesOf(cca2: string, now: Date): Promise<Timezone[]> {
   const { getCountryByCode } = await loadCountries();
-  return (getCountryByCode(cca2)?.timezones ?? []).map((timezone) => ({
-    zone: timezone.zoneName,
-    utcOffset: timezone.gmtOffsetName,
-    abbreviation: timezone.abbreviation,
-    name: timezone.tzName,
-  }));
+  return (getCountryByCode(cca2)?.timezones ?? []).map((timezone) => describeZone(timezone.zoneName, cca2, now));
 }
