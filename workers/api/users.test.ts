@@ -143,6 +143,8 @@ describe("POST /api/users/password/forgot and /reset", () => {
       "invalid-input",
     );
     expect(weak.message).toBe(PASSWORD_MESSAGES["too-short"]);
+    // Named by field, as sign-up names it, so a form can show it beside the password.
+    expect(weak.errors).toEqual({ password: PASSWORD_MESSAGES["too-short"] });
     const reset = await callApi(SELF, "POST", "/api/users/password/reset", {
       body: { token, password: "a brand new passphrase 7" },
     });
@@ -185,6 +187,16 @@ describe("GET /api/users/fetch-transactions", () => {
       422,
       "invalid-input",
     );
+  });
+
+  it("names the query parameter a bad page or limit is about", async () => {
+    const { cookie } = await signUpVerified(SELF);
+    const answer = await problemOf(
+      await callApi(SELF, "GET", "/api/users/fetch-transactions?page=0&limit=10", { cookie }),
+      422,
+      "invalid-input",
+    );
+    expect(Object.keys(answer.errors as Record<string, string>)).toEqual(["page"]);
   });
 
   it("needs a session", async () => {

@@ -18,7 +18,7 @@ import { forgotPassword, resetPassword } from "~workers/platform/password-reset"
 import { clearSessionCookieHeader, endSession, readSession } from "~workers/platform/sessions";
 import { attemptPasswordLogIn, authUserFields, startSession } from "~workers/platform/sign-in";
 import { JSON_LIMIT, parseJson, requireSession, type ApiEnv } from "./context";
-import { problem } from "~workers/http/problem";
+import { problem, problemFromZod } from "~workers/http/problem";
 
 function servicesFor(c: Context<ApiEnv>) {
   return accountServices(c.get("config"), c.env, c.req.raw, (promise) => c.executionCtx.waitUntil(promise));
@@ -146,9 +146,16 @@ usersApi.post("/password/reset", JSON_LIMIT, async (c) => {
   if (!input.ok) return input.response;
   const result = await resetPassword(c.env.DB, input.data.token, input.data.password);
   if (!result.ok) {
-    const message =
-      result.code === "invalid-token" ? "This reset link has expired or was already used." : result.message;
-    return problem(c, "invalid-input", message, { success: 0, message });
+    if (result.code === "invalid-token") {
+      const message = "This reset link has expired or was already used.";
+      return problem(c, "invalid-input", message, { success: 0, message, errors: { token: message } });
+    }
+    // As sign-up names it: the field the password rules are about.
+    return problem(c, "invalid-input", result.message, {
+      success: 0,
+      message: result.message,
+      errors: { password: result.message },
+    });
   }
   return c.json({ success: 1, message: "Password changed. Log in with the new one." });
 });
@@ -160,7 +167,7 @@ usersApi.get("/fetch-transactions", requireSession, async (c) => {
       limit: z.coerce.number().int().min(1).max(50).default(TRANSACTIONS_PAGE_SIZE),
     })
     .safeParse(c.req.query());
-  if (!query.success) return problem(c, "invalid-input", "page and limit must be positive whole numbers.");
+  if (!query.success) return problemFromZod(c, query.error, { root: "query" });
   const { user } = c.get("session");
   const result = await listPayments(c.env.DB, user.id, query.data.page, query.data.limit);
   // The plan-expiry column is for the privileged accounts only (docs/product.md#privileged).
