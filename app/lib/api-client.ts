@@ -16,7 +16,7 @@ export interface ApiRequest {
   /** Query parameters for GET, JSON body for the others. */
   options?: object;
   headers?: Record<string, string>;
-  /** Send cookies (the session) along. Same-origin requests do anyway; kept for the spec's calls. */
+  /** Send cookies (the session) along. Same-origin requests do anyway; kept for the calls of docs/product.md#calls. */
   credentials?: boolean;
   /** Show the full-screen loader while the request runs. */
   loader?: boolean;

@@ -5,5 +5,5 @@ export function formatPrice(minor: number, currency: string): string {
   );
 }
 
-/** The message of the spec's error catalogue for any failed session creation or capture. */
+/** The message of the error catalogue (docs/product.md#site-errors) for any failed session creation or capture. */
 export const PAYMENT_ERROR_MESSAGE = "Unable to process the payment. Please try again.";

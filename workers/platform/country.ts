@@ -1,6 +1,6 @@
 /**
  * The visitor's country (docs/product.md#country): Cloudflare's `request.cf.country`, else the `CF-IPCountry`
- * header, else IN, the spec's default. It picks the pricing: IN pays in rupees through
+ * header, else IN, the product's default (docs/product.md#country). It picks the pricing: IN pays in rupees through
  * Cashfree, everyone else in US dollars through PayPal.
  */
 import type { Config } from "~workers/config";

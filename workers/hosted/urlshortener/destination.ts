@@ -8,7 +8,7 @@
  *   whatever origin the browser gives it, and `file:` points at the visitor's own disk; none
  *   has any business behind a public short link.
  * - No user name or password in the URL. `https://bank.example@evil.example/` reads as the bank
- *   but goes to evil.example, a classic phishing disguise (and the spec's URL inputs refuse
+ *   but goes to evil.example, a classic phishing disguise (and the URL inputs' rules refuse
  *   credentials too).
  * - No loopback, private, link-local or reserved addresses, and no names that only mean
  *   something inside one network (`localhost`, `*.local`, `*.internal`, `*.home.arpa`,
