@@ -21,6 +21,23 @@ export interface CountryFacts {
   callingCode: string | null;
   latlng: [number, number];
   flag: string;
+  /** ISO 3166-1 numeric ("356"); null for Kosovo, which has none. */
+  ccn3: string | null;
+  /** Country-code top-level domains (".in"); empty where none is delegated. */
+  tld: string[];
+  /** Alpha-3 codes of the countries sharing a land border. */
+  borders: string[];
+  /** Demonyms by ISO 639-3 language, feminine and masculine ("eng": { f: "Swiss", m: "Swiss" }). */
+  demonyms: Record<string, { f: string; m: string }>;
+  altSpellings: string[];
+  /** The name in other languages, by ISO 639-3 code. */
+  translations: Record<string, { common: string; official: string }>;
+  unMember: boolean;
+  /** Null for Kosovo, whose status the dataset leaves open. */
+  independent: boolean | null;
+  landlocked: boolean;
+  /** Square kilometres; null where the dataset has none (it writes -1 for Svalbard and Jan Mayen). */
+  area: number | null;
 }
 
 interface IndexedCountry {
@@ -32,6 +49,8 @@ interface IndexedCountry {
   searchName: string;
   /** Digit strings the country answers to in a calling-code search. */
   callingCodes: readonly string[];
+  /** The folded capitals, for capital look-ups. */
+  capitals: readonly string[];
 }
 
 /** Lower case without diacritics, so "aland" finds "Åland Islands" and "curacao" "Curaçao". */
@@ -60,11 +79,27 @@ function indexCountry(country: Country): IndexedCountry {
     callingCode: callingCode?.display ?? null,
     latlng: [country.latlng[0], country.latlng[1]],
     flag: country.flag,
+    ccn3: country.ccn3 === "" ? null : country.ccn3,
+    tld: [...country.tld],
+    borders: [...country.borders],
+    demonyms: Object.fromEntries(Object.entries(country.demonyms).map(([code, { f, m }]) => [code, { f, m }])),
+    altSpellings: [...country.altSpellings],
+    translations: Object.fromEntries(
+      Object.entries(country.translations).map(([code, { common, official }]) => [code, { common, official }]),
+    ),
+    // world-countries 5.1 marks the Holy See a member; it is a permanent observer state
+    // (General Assembly resolution 58/314), and the UN has 193 members, not 194.
+    unMember: country.cca3 === "VAT" ? false : country.unMember,
+    // The type says boolean; the data has null for Kosovo.
+    independent: (country.independent as boolean | null) ?? null,
+    landlocked: country.landlocked,
+    area: country.area >= 0 ? country.area : null,
   };
   return {
     facts,
     searchName: foldText(country.name.common),
     callingCodes: callingCode?.matches ?? [],
+    capitals: country.capital.map(foldText),
   };
 }
 
@@ -85,6 +120,12 @@ export interface CountryFilter {
   region?: string;
   /** "+1", "44", "+1-684", "1 201": a country code, a written code or a dial prefix. */
   callingCode?: string;
+  /** An ISO 4217 code ("EUR") or a currency's English name ("euro"), whole, case-insensitive. */
+  currency?: string;
+  /** An ISO 639-3 code ("deu") or a language's English name ("German"), whole, case and accents ignored. */
+  language?: string;
+  /** A capital's name, whole ("new delhi"), case and accents ignored. */
+  capital?: string;
 }
 
 function matchesCode(country: CountryFacts, code: string): boolean {
@@ -114,6 +155,9 @@ export async function findCountries(filter: CountryFilter): Promise<CountryFacts
   const code = filter.code?.trim();
   const region = filter.region?.trim();
   const callingCode = filter.callingCode?.trim() ? callingCodeDigits(filter.callingCode) : undefined;
+  const currency = filter.currency?.trim() ? foldText(filter.currency.trim()) : undefined;
+  const language = filter.language?.trim() ? foldText(filter.language.trim()) : undefined;
+  const capital = filter.capital?.trim() ? foldText(filter.capital.trim()) : undefined;
   return index
     .filter(
       (entry) =>
@@ -122,7 +166,14 @@ export async function findCountries(filter: CountryFilter): Promise<CountryFacts
         (!code || matchesCode(entry.facts, code)) &&
         (!region ||
           [entry.facts.region, entry.facts.subregion].some((value) => foldText(value) === foldText(region))) &&
-        (callingCode === undefined || entry.callingCodes.includes(callingCode)),
+        (callingCode === undefined || entry.callingCodes.includes(callingCode)) &&
+        (currency === undefined ||
+          entry.facts.currencies.some(
+            (item) => foldText(item.code) === currency || foldText(item.name) === currency,
+          )) &&
+        (language === undefined ||
+          entry.facts.languages.some((item) => foldText(item.code) === language || foldText(item.name) === language)) &&
+        (capital === undefined || entry.capitals.includes(capital)),
     )
     .map((entry) => entry.facts);
 }

@@ -20,15 +20,36 @@ async function toRecord(country: CountryFacts, now: Date): Promise<CountryRecord
   return { ...country, timezones: await timezonesOf(country.cca2, now) };
 }
 
+/**
+ * The record cut to the requested fields. Time zones are only described when asked for: they
+ * are the one field computed per request, from the runtime's tz database.
+ */
+async function toTrimmedRecord(
+  country: CountryFacts,
+  now: Date,
+  fields: readonly string[],
+): Promise<Partial<CountryRecord>> {
+  const source: Record<string, unknown> = fields.includes("timezones") ? await toRecord(country, now) : { ...country };
+  return Object.fromEntries(fields.map((field) => [field, source[field]])) as Partial<CountryRecord>;
+}
+
 export async function handleListCountries(input: ListCountriesQuery, _ctx: OperationContext): Promise<HandlerResult> {
   const countries = await findCountries({
     name: input.name,
     code: input.code,
     region: input.region,
     callingCode: input.callingCode,
+    currency: input.currency,
+    language: input.language,
+    capital: input.capital,
   });
   const now = new Date();
-  return json({ data: await Promise.all(countries.map((country) => toRecord(country, now))) });
+  const fields = input.fields;
+  return json({
+    data: await Promise.all(
+      countries.map((country) => (fields ? toTrimmedRecord(country, now, fields) : toRecord(country, now))),
+    ),
+  });
 }
 
 export async function handleCountryStates(input: CountryStatesInput, _ctx: OperationContext): Promise<HandlerResult> {

@@ -26,13 +26,17 @@ export const definition: HostedApiDefinition = {
       id: "listCountries",
       method: "GET",
       path: "/countries",
-      summary: "Countries, filtered by name, code, region or calling code",
+      summary: "Countries, filtered by name, code, region, calling code, currency, language or capital",
       description:
-        'Every filter is optional and all given ones must match: `name` is the start of a word of the common name (case and accents ignored: `kingdom`, `aland`), `code` an exact alpha-2 or alpha-3 code, `region` a region (Africa, Americas, Antarctic, Asia, Europe, Oceania) or subregion ("Southern Asia"), `callingCode` a calling code (`+91`, `+1-684`) or dial prefix. ' +
-        "Each record has the common and official names, codes, capitals, region, currencies, languages (ISO 639-3), calling code, time zones, a representative latitude/longitude and the flag emoji. Sorted by common name. " +
+        'Every filter is optional and all given ones must match: `name` is the start of a word of the common name (case and accents ignored: `kingdom`, `aland`), `code` an exact alpha-2 or alpha-3 code, `region` a region (Africa, Americas, Antarctic, Asia, Europe, Oceania) or subregion ("Southern Asia"), `callingCode` a calling code (`+91`, `+1-684`) or dial prefix, ' +
+        "`currency` an ISO 4217 code or English currency name (`EUR`, `euro`), `language` an ISO 639-3 code or English language name (`deu`, `German`), `capital` a capital's whole name (`bogota`); these three match whole names, case and accents ignored. " +
+        "Each record has the common and official names, codes (alpha-2, alpha-3, ISO numeric `ccn3`), capitals, region, currencies, languages (ISO 639-3), calling code, time zones, a representative latitude/longitude, the flag emoji, " +
+        "top-level domains, land borders (alpha-3), demonyms and name translations by ISO 639-3 language, alternative spellings, UN membership, independence, whether landlocked, and area in km². Sorted by common name. " +
+        "`fields` (`name,capital`) answers only the listed top-level fields; an unknown name is refused with 422 naming it. " +
         "Each time zone has its IANA name, its standard offset (`utcOffset`: the smaller of its offsets on 1 January and 1 July of the current year, so winter time in either hemisphere: UTC+10:00 for Australia/Sydney all year), abbreviation and long name, and the offset, abbreviation and name in force now with `dst` true while they differ from standard. " +
         "Offsets and names come from the runtime's time-zone database (IANA tzdata through ICU, kept current with the runtime), in English. " +
-        "Data: world-countries (ODbL), and country-state-city for which zones each country has.",
+        "There is no population: world-countries, the dataset served, does not carry it, and we do not invent it. Flags are the emoji only; no flag images are served yet. " +
+        "Data: world-countries (ODbL, mledoze/countries), and country-state-city for which zones each country has.",
       inputSource: "query",
       input: ListCountriesQuerySchema,
       output: {
@@ -41,38 +45,48 @@ export const definition: HostedApiDefinition = {
         example: {
           data: [
             {
-              name: { common: "India", official: "Republic of India" },
-              cca2: "IN",
-              cca3: "IND",
-              capital: ["New Delhi"],
-              region: "Asia",
-              subregion: "Southern Asia",
-              currencies: [{ code: "INR", name: "Indian rupee", symbol: "₹" }],
+              name: { common: "Liechtenstein", official: "Principality of Liechtenstein" },
+              cca2: "LI",
+              cca3: "LIE",
+              ccn3: "438",
+              capital: ["Vaduz"],
+              currencies: [{ code: "CHF", name: "Swiss franc", symbol: "Fr" }],
+              languages: [{ code: "deu", name: "German" }],
+              tld: [".li"],
+              borders: ["AUT", "CHE"],
+              demonyms: {
+                eng: { f: "Liechtensteiner", m: "Liechtensteiner" },
+                fra: { f: "Liechtensteinoise", m: "Liechtensteinois" },
+              },
+              unMember: true,
+              area: 160,
+            },
+            {
+              name: { common: "Switzerland", official: "Swiss Confederation" },
+              cca2: "CH",
+              cca3: "CHE",
+              ccn3: "756",
+              capital: ["Bern"],
+              currencies: [{ code: "CHF", name: "Swiss franc", symbol: "Fr." }],
               languages: [
-                { code: "eng", name: "English" },
-                { code: "hin", name: "Hindi" },
-                { code: "tam", name: "Tamil" },
+                { code: "fra", name: "French" },
+                { code: "gsw", name: "Swiss German" },
+                { code: "ita", name: "Italian" },
+                { code: "roh", name: "Romansh" },
               ],
-              callingCode: "+91",
-              latlng: [20, 77],
-              flag: "🇮🇳",
-              timezones: [
-                {
-                  zone: "Asia/Kolkata",
-                  utcOffset: "UTC+05:30",
-                  abbreviation: "IST",
-                  name: "India Standard Time",
-                  currentOffset: "UTC+05:30",
-                  currentAbbreviation: "IST",
-                  currentName: "India Standard Time",
-                  dst: false,
-                },
-              ],
+              tld: [".ch"],
+              borders: ["AUT", "FRA", "ITA", "LIE", "DEU"],
+              demonyms: { eng: { f: "Swiss", m: "Swiss" }, fra: { f: "Suisse", m: "Suisse" } },
+              unMember: true,
+              area: 41284,
             },
           ],
         },
       },
-      example: { code: "IND" },
+      example: {
+        currency: "CHF",
+        fields: "name,cca2,cca3,ccn3,capital,currencies,languages,tld,borders,demonyms,unMember,area",
+      },
       handler: handleListCountries,
     }),
     defineOperation({

@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+// The dataset's own JSON file, read apart from the module under test, as the reference.
+import dataset from "world-countries/countries.json";
 import { createTestContext } from "../../../tests/hosted-context";
+import { invalidInputFromZod, PROBLEM_TYPES } from "~workers/http/problem";
 import {
   callOperation,
   expectExampleIsReal,
@@ -85,6 +88,161 @@ describe("location: countries", () => {
 
   it.each([{ code: "INDIA" }, { code: "1N" }, { callingCode: "plus one" }])("the schema refuses %j", (raw) => {
     expect(listCountries.input.safeParse(raw).success).toBe(false);
+  });
+});
+
+interface DatasetCountry {
+  cca2: string;
+  cca3: string;
+  ccn3: string;
+  tld: string[];
+  borders: string[];
+  demonyms: Record<string, { f: string; m: string }>;
+  altSpellings: string[];
+  translations: Record<string, { common: string; official: string }>;
+  unMember: boolean;
+  independent: boolean | null;
+  landlocked: boolean;
+  area: number;
+  capital: string[];
+  currencies: Record<string, { name: string }>;
+  languages: Record<string, string>;
+}
+
+const reference = dataset as unknown as DatasetCountry[];
+
+const referenceCodes = (keep: (country: DatasetCountry) => boolean): string[] =>
+  reference
+    .filter(keep)
+    .map((country) => country.cca3)
+    .sort();
+
+async function codesFor(raw: Record<string, unknown>): Promise<string[]> {
+  return (await countries({ ...raw, fields: "cca3" })).map((country) => country.cca3 ?? "").sort();
+}
+
+describe("location: the REST Countries fields", () => {
+  // Switzerland (four languages, demonyms in two), India, Kosovo (no numeric code, open
+  // independence), Svalbard (-1 area in the data), the United States, Antarctica (no capital).
+  it.each(["CHE", "IND", "UNK", "SJM", "USA", "ATA"])("%s carries the dataset's values", async (code) => {
+    const expected = reference.find((country) => country.cca3 === code);
+    const [record] = await countries({ code });
+    expect(expected).toBeDefined();
+    expect(record).toMatchObject({
+      ccn3: expected?.ccn3 === "" ? null : expected?.ccn3,
+      tld: expected?.tld,
+      borders: expected?.borders,
+      demonyms: expected?.demonyms,
+      altSpellings: expected?.altSpellings,
+      translations: expected?.translations,
+      unMember: expected?.unMember,
+      independent: expected?.independent ?? null,
+      landlocked: expected?.landlocked,
+      area: expected !== undefined && expected.area >= 0 ? expected.area : null,
+    });
+  });
+
+  it("gives every country its numeric code, UN membership, borders and area as the dataset has them", async () => {
+    const all = await countries({ fields: "cca3,ccn3,unMember,borders,area" });
+    expect(all).toHaveLength(reference.length);
+    for (const country of reference) {
+      expect(all.find((record) => record.cca3 === country.cca3)).toEqual({
+        cca3: country.cca3,
+        ccn3: country.ccn3 === "" ? null : country.ccn3,
+        // The one correction to the dataset: see the next test.
+        unMember: country.cca3 === "VAT" ? false : country.unMember,
+        borders: country.borders,
+        area: country.area >= 0 ? country.area : null,
+      });
+    }
+  });
+
+  it("counts the 193 UN member states, without the observer states (the dataset makes the Holy See a 194th)", async () => {
+    const members = (await countries({ fields: "cca3,unMember" })).filter((record) => record.unMember);
+    expect(members).toHaveLength(193);
+    const observers = (await countries({ fields: "cca3,unMember" })).filter((record) =>
+      ["VAT", "PSE"].includes(record.cca3 ?? ""),
+    );
+    expect(observers).toEqual([
+      { cca3: "PSE", unMember: false },
+      { cca3: "VAT", unMember: false },
+    ]);
+  });
+});
+
+describe("location: look-ups by currency, language and capital", () => {
+  it("answers exactly the countries the dataset gives each currency, by code in any case", async () => {
+    const codes = [...new Set(reference.flatMap((country) => Object.keys(country.currencies)))];
+    expect(codes.length).toBeGreaterThan(100);
+    for (const code of codes) {
+      const expected = referenceCodes((country) => code in country.currencies);
+      expect(await codesFor({ currency: code }), code).toEqual(expected);
+      expect(await codesFor({ currency: code.toLowerCase() }), code).toEqual(expected);
+    }
+    // Montenegro and Kosovo use the euro without issuing it; the dataset lists both.
+    expect(await codesFor({ currency: "EUR" })).toEqual(expect.arrayContaining(["DEU", "FRA", "MNE", "UNK"]));
+  });
+
+  it("finds a currency by its English name, whole", async () => {
+    expect(await codesFor({ currency: "swiss franc" })).toEqual(["CHE", "LIE"]);
+    expect(await codesFor({ currency: "swiss" })).toEqual([]);
+  });
+
+  it("answers exactly the countries the dataset gives each language, by ISO 639-3 code or English name", async () => {
+    const languages = new Map(reference.flatMap((country) => Object.entries(country.languages)));
+    expect(languages.size).toBeGreaterThan(100);
+    for (const [code, name] of languages) {
+      const byCode = referenceCodes((country) => code in country.languages);
+      const byName = referenceCodes((country) => Object.values(country.languages).includes(name));
+      expect(await codesFor({ language: code }), code).toEqual(byCode);
+      expect(await codesFor({ language: name.toUpperCase() }), name).toEqual(byName);
+    }
+  });
+
+  it("answers exactly the countries whose capital the dataset names, case and accents ignored", async () => {
+    const capitals = new Set(reference.flatMap((country) => country.capital));
+    expect(capitals.size).toBeGreaterThan(200);
+    for (const capital of capitals) {
+      expect(await codesFor({ capital }), capital).toEqual(
+        referenceCodes((country) => country.capital.includes(capital)),
+      );
+    }
+    expect(await codesFor({ capital: "BOGOTA" })).toEqual(["COL"]);
+    expect(await codesFor({ capital: "new" })).toEqual([]);
+  });
+
+  it("combines the look-ups with the other filters", async () => {
+    expect(await codesFor({ currency: "EUR", language: "German" })).toEqual(
+      referenceCodes((country) => "EUR" in country.currencies && Object.values(country.languages).includes("German")),
+    );
+  });
+});
+
+describe("location: fields", () => {
+  it("answers only the listed fields, spaces and repeats ignored", async () => {
+    const [india] = await countries({ code: "IN", fields: "name, capital,name" });
+    expect(india).toEqual({ name: { common: "India", official: "Republic of India" }, capital: ["New Delhi"] });
+  });
+
+  it("can ask for time zones alone", async () => {
+    const [india] = await countries({ code: "IN", fields: "timezones" });
+    expect(Object.keys(india ?? {})).toEqual(["timezones"]);
+    expect(india?.timezones?.map((timezone) => timezone.zone)).toEqual(["Asia/Kolkata"]);
+  });
+
+  it("answers the whole record for an empty list", async () => {
+    const [whole] = await countries({ code: "IN" });
+    expect(await countries({ code: "IN", fields: "" })).toEqual([whole]);
+  });
+
+  it("refuses unknown field names with a 422 naming each of them", () => {
+    const result = listCountries.input.safeParse({ fields: "name,population,flags" });
+    if (result.success) throw new Error("fields=name,population,flags was accepted");
+    // As the gateway's input step answers it.
+    const refusal = invalidInputFromZod(result.error, { root: "input", fieldInDetail: true });
+    expect(PROBLEM_TYPES[refusal.type].status).toBe(422);
+    expect(refusal.detail).toMatch(/^fields: unknown fields population, flags; the fields are name, cca2, /);
+    expect(Object.keys(refusal.extensions.errors)).toEqual(["fields"]);
   });
 });
 
@@ -214,7 +372,16 @@ describe("location: properties", () => {
   const text = fc.oneof(fc.string(), fc.constantFrom("in", "IND", "asia", "+1", "ÅLAND", "", " "));
 
   it("listCountries never throws on arbitrary or hostile input", async () => {
-    await expectNeverThrows(listCountries, { name: text, code: text, region: text, callingCode: text });
+    await expectNeverThrows(listCountries, {
+      name: text,
+      code: text,
+      region: text,
+      callingCode: text,
+      currency: fc.oneof(text, fc.constantFrom("EUR", "euro", "xcg")),
+      language: fc.oneof(text, fc.constantFrom("deu", "German", "Français")),
+      capital: fc.oneof(text, fc.constantFrom("Bogotá", "new delhi")),
+      fields: fc.oneof(text, fc.constantFrom("name", "cca3,timezones", "name,,capital", "flag, area ", "population")),
+    });
   });
 
   it("listCountryStates never throws on arbitrary or hostile input", async () => {

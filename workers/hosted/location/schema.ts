@@ -34,6 +34,45 @@ export const ListCountriesQuerySchema = z.object({
     .regex(/^(?:\+?\d[\d\s-]*)?$/, "digits with an optional + and - or spaces, such as +1-684")
     .optional()
     .describe('"+91", "44", "+1-684" or a dial prefix such as "1 201"'),
+  currency: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('an ISO 4217 code ("EUR") or a currency\'s English name ("euro"), whole; case ignored'),
+  language: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('an ISO 639-3 code ("deu") or a language\'s English name ("German"), whole; case and accents ignored'),
+  capital: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('a capital\'s name, whole ("new delhi", "bogota"); case and accents ignored'),
+  fields: z
+    .string()
+    .trim()
+    .max(400, "at most 400 characters")
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return undefined;
+      const names = [...new Set(value.split(",").map((name) => name.trim()))].filter((name) => name !== "");
+      const unknown = names.filter((name) => !COUNTRY_FIELDS.has(name));
+      if (unknown.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; the fields are ${[...COUNTRY_FIELDS].join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return names;
+    })
+    .describe(
+      'the record\'s fields to answer, comma-separated ("name,capital,cca2"); the others are left out. Unknown names are refused with 422',
+    ),
 });
 
 export type ListCountriesQuery = z.infer<typeof ListCountriesQuerySchema>;
@@ -119,12 +158,39 @@ export const CountryRecordSchema = z.object({
   callingCode: z.string().nullable(),
   timezones: z.array(TimezoneSchema),
   latlng: z.tuple([z.number(), z.number()]),
-  flag: z.string(),
+  flag: z.string().describe("the flag as an emoji (two regional-indicator letters)"),
+  ccn3: z
+    .string()
+    .regex(/^\d{3}$/)
+    .nullable()
+    .describe('ISO 3166-1 numeric ("356"); null for Kosovo, which has none'),
+  tld: z.array(z.string()).describe('country-code top-level domains (".in"); empty where none is delegated'),
+  borders: z.array(z.string().length(3)).describe("alpha-3 codes of the countries sharing a land border"),
+  demonyms: z
+    .record(z.string(), z.object({ f: z.string(), m: z.string() }))
+    .describe(
+      'the people\'s name by ISO 639-3 language, feminine and masculine: { "eng": { "f": "Indian", "m": "Indian" } }',
+    ),
+  altSpellings: z.array(z.string()).describe("other names and spellings, native ones included"),
+  translations: z
+    .record(z.string(), z.object({ common: z.string(), official: z.string() }))
+    .describe("the common and official name in other languages, by ISO 639-3 code"),
+  unMember: z.boolean().describe("a member state of the United Nations"),
+  independent: z
+    .boolean()
+    .nullable()
+    .describe("a sovereign state; null for Kosovo, whose status the dataset leaves open"),
+  landlocked: z.boolean(),
+  area: z.number().nullable().describe("land area in square kilometres; null where the dataset has none"),
 });
 
 export type CountryRecord = z.infer<typeof CountryRecordSchema>;
 
-export const CountriesSchema = z.object({ data: z.array(CountryRecordSchema) });
+/** The top-level names `fields` may list. */
+export const COUNTRY_FIELDS: ReadonlySet<string> = new Set(Object.keys(CountryRecordSchema.shape));
+
+/** Every field is present unless `fields` asked for fewer. */
+export const CountriesSchema = z.object({ data: z.array(CountryRecordSchema.partial()) });
 
 export const StateSchema = z.object({
   /** The subdivision part of the ISO 3166-2 code ("KA" of IN-KA), as the dataset has it. */
