@@ -88,6 +88,23 @@ export function decodePixels(bytes: Uint8Array): DecodedImage {
   };
 }
 
+/**
+ * The FourCCs of a RIFF/WEBP file's chunks, in order: `VP8 ` is lossy image data, `VP8L`
+ * lossless, `VP8X` the extended header that precedes an `ALPH` (alpha) chunk.
+ */
+export function webpChunks(bytes: Uint8Array): string[] {
+  const fourCc = (start: number) => String.fromCharCode(...bytes.slice(start, start + 4));
+  if (fourCc(0) !== "RIFF" || fourCc(8) !== "WEBP") throw new Error("not a RIFF/WEBP file");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const chunks: string[] = [];
+  for (let offset = 12; offset + 8 <= bytes.length;) {
+    chunks.push(fourCc(offset));
+    const size = view.getUint32(offset + 4, true);
+    offset += 8 + size + (size % 2);
+  }
+  return chunks;
+}
+
 /** The bytes of a binary result; fails loudly (with the problem's detail) for anything else. */
 export function binaryBody(result: HandlerResult): Uint8Array {
   if (result.kind !== "binary") {

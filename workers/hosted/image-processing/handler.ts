@@ -15,7 +15,7 @@ export async function processImage(input: ImageProcessingInput, ctx: OperationCo
   if (!result.ok) return result.problem;
   const format = input.format ?? defaultFormat(loaded.value.header.format);
   try {
-    const encoded = encodeImage(result.value, format, input.quality);
+    const encoded = await encodeImage(result.value, format, input.quality);
     return binary(encoded.bytes, encoded.mimeType);
   } catch {
     return problemResult("engine-failed", `The image engine could not encode the result as ${format.toUpperCase()}.`);

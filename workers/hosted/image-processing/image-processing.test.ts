@@ -14,6 +14,7 @@ import {
   RED,
   solid,
   toDataUrl,
+  webpChunks,
   WHITE_PIXEL,
   type Pixel,
 } from "../_image/fixtures";
@@ -571,15 +572,36 @@ describe("image-processing: formats", () => {
     expect(Math.min(r, g, b)).toBeGreaterThan(245);
   });
 
-  it("writes lossless WebP", async () => {
-    const result = await run({
-      image: toDataUrl(quadrants),
-      operations: [{ op: "flip", direction: "horizontal" }],
-      format: "webp",
-    });
-    const bytes = binaryBody(result);
-    expect(new TextDecoder().decode(bytes.slice(8, 12))).toBe("WEBP");
-    expect(decodePixels(bytes).at(0, 0)).toEqual([...GREEN]);
+  it("writes lossy WebP at the requested quality", async () => {
+    // 32×32 quadrants, so the colours survive 4:2:0 chroma subsampling away from the edges.
+    const big = toDataUrl(makePng(32, 32, (x, y) => (y < 16 ? (x < 16 ? RED : GREEN) : x < 16 ? BLUE : WHITE_PIXEL)));
+    const at = async (quality: number) => {
+      const result = await run({
+        image: big,
+        operations: [{ op: "flip", direction: "horizontal" }],
+        format: "webp",
+        quality,
+      });
+      expect(result.kind === "binary" && result.contentType).toBe("image/webp");
+      return binaryBody(result);
+    };
+    const high = await at(95);
+    const low = await at(5);
+    expect(webpChunks(high)).toEqual(["VP8 "]);
+    expect(low.length).toBeLessThan(high.length);
+    const image = decodePixels(high);
+    expect([image.width, image.height]).toEqual([32, 32]);
+    // Flipped: green top-left, red top-right, within a lossy codec's error of the colours.
+    for (const [x, y, colour] of [
+      [4, 4, GREEN],
+      [27, 4, RED],
+      [4, 27, WHITE_PIXEL],
+      [27, 27, BLUE],
+    ] as const) {
+      const pixel = image.at(x, y);
+      for (const channel of [0, 1, 2])
+        expect(Math.abs((pixel[channel] ?? 0) - (colour[channel] ?? 0))).toBeLessThan(12);
+    }
   });
 
   it("keeps a JPEG input as JPEG by default", async () => {

@@ -116,7 +116,7 @@ export const ImageProcessingInputSchema = z
       .enum(OUTPUT_FORMATS)
       .optional()
       .describe(
-        "Output format. Default: the input's format when it is PNG, JPEG or WebP, otherwise PNG. WebP output is lossless.",
+        "Output format. Default: the input's format when it is PNG, JPEG or WebP, otherwise PNG. JPEG and WebP output is lossy, at `quality`; PNG is lossless.",
       ),
     quality: numberFromText(QualitySchema.default(DEFAULT_QUALITY)),
   })

@@ -68,7 +68,7 @@ export async function mergeImages(input: MergeImagesInput, ctx: OperationContext
     return problemResult("engine-failed", "The image engine could not take the merged canvas.");
   }
   try {
-    const encoded = encodeImage(merged, input.format, input.quality, input.background);
+    const encoded = await encodeImage(merged, input.format, input.quality, input.background);
     return binary(encoded.bytes, encoded.mimeType);
   } catch {
     return problemResult(

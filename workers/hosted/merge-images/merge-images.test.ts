@@ -13,6 +13,7 @@ import {
   RED,
   solid,
   toDataUrl,
+  webpChunks,
   WHITE_PIXEL,
 } from "../_image/fixtures";
 import { definition } from "./index";
@@ -220,13 +221,43 @@ describe("merge-images: inputs", () => {
     expect(schema.safeParse({ images: [red, blue], layout: "diagonal" }).success).toBe(false);
     expect(schema.safeParse({ images: [red, blue], gap: -1 }).success).toBe(false);
     expect(schema.safeParse({ images: [red, blue], background: "blueish" }).success).toBe(false);
-    expect(schema.safeParse({ images: [red, blue], format: "webp" }).success).toBe(false);
+    expect(schema.safeParse({ images: [red, blue], format: "tiff" }).success).toBe(false);
+    expect(schema.safeParse({ images: [red, blue], format: "webp", quality: 0 }).success).toBe(false);
     expect(schema.safeParse({ images: [red, blue], placements: [{ x: 1 }] }).success).toBe(false);
     expect(schema.safeParse({ images: [red, blue], layout: "overlay", placements: [{}, {}, {}] }).success).toBe(false);
     expect(schema.safeParse({ images: [red, blue], layout: "overlay", placements: [{ opacity: 2 }] }).success).toBe(
       false,
     );
     expect(schema.safeParse({ images: asFile(solid(1, 1, RED)) }).success).toBe(false);
+  });
+});
+
+describe("merge-images: WebP output", () => {
+  const big = (pixel: typeof RED) => ({ data: toDataUrl(solid(16, 16, pixel)) });
+
+  it("writes lossy WebP at the requested quality, transparency kept", async () => {
+    const at = async (quality: number) => {
+      const result = await run({ images: [big(RED), big(BLUE)], gap: 16, format: "webp", quality });
+      expect(result.kind === "binary" && result.contentType).toBe("image/webp");
+      return binaryBody(result);
+    };
+    const high = await at(90);
+    const low = await at(10);
+    // The transparent gap needs alpha: the extended header, an ALPH chunk, then lossy VP8.
+    expect(webpChunks(high)).toEqual(["VP8X", "ALPH", "VP8 "]);
+    expect(low.length).toBeLessThanOrEqual(high.length);
+    const image = decodePixels(high);
+    expect([image.width, image.height]).toEqual([48, 16]);
+    expect(image.at(24, 8)[3]).toBe(0);
+    for (const [x, colour] of [
+      [4, RED],
+      [43, BLUE],
+    ] as const) {
+      const pixel = image.at(x, 8);
+      expect(pixel[3]).toBe(255);
+      for (const channel of [0, 1, 2])
+        expect(Math.abs((pixel[channel] ?? 0) - (colour[channel] ?? 0))).toBeLessThan(12);
+    }
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ColorSchema } from "../_image/color";
-import { DEFAULT_QUALITY, QualitySchema } from "../_image/encode";
+import { DEFAULT_QUALITY, OUTPUT_FORMATS, QualitySchema } from "../_image/encode";
 import { ImageDataUrlSchema, ImageFileSchema, ImageUrlSchema, jsonFromText, numberFromText } from "../_image/input";
 import { MAX_SIDE } from "../_image/limits";
 
@@ -82,7 +82,10 @@ export const MergeImagesInputSchema = z
       .describe(
         "Overlay only: `{ x, y, opacity }` for each image in order (missing entries are 0, 0, 1). The canvas is the first image's size; whatever falls outside is clipped. In a multipart form, the list as JSON text.",
       ),
-    format: z.enum(["png", "jpeg"]).default("png"),
+    format: z
+      .enum(OUTPUT_FORMATS)
+      .default("png")
+      .describe("Output format: `png` (lossless), `jpeg` or `webp` (lossy, at `quality`; keeps transparency)."),
     quality: numberFromText(QualitySchema.default(DEFAULT_QUALITY)),
   })
   .refine((input) => input.placements === undefined || input.layout === "overlay", {
