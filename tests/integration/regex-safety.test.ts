@@ -170,7 +170,7 @@ const CATALOGUE: Entry[] = [
     accepts: (input) => parseCssColor(input) !== null,
   },
   {
-    site: "hosted/colorconvert/convert-color.ts: HEX, FUNCTIONAL, NUMBER_TOKEN, /\\s*,\\s*|\\s+/ and /[\\s_-]/g (color)",
+    site: "hosted/colorconvert/convert-color.ts: HEX, FUNCTIONAL, NUMBER_TOKEN, /\\s*,\\s*|\\s+/, /[\\s_-]/g and /\\s/ (color)",
     probes: [
       { shape: "spaces inside rgb()", input: `rgb(1${" ".repeat(N)}x)` },
       { shape: "comma and space runs inside hsl()", input: `hsl(${" , ".repeat(N / 3)}x)` },
@@ -178,8 +178,21 @@ const CATALOGUE: Entry[] = [
       { shape: "hex digits", input: `#${"f".repeat(N)}` },
       { shape: "digits ending in a bad exponent", input: `rgb(${"1".repeat(N)}e)` },
       { shape: "name separators", input: `${"-_ ".repeat(N / 3)}x` },
+      { shape: "hex digits one short of #rrggbbaa", input: `#${"f".repeat(N - 1)}` },
+      { shape: "spaces after color()'s space name (/\\s/)", input: `color(xyz-d65${" ".repeat(N)}x)` },
+      { shape: "a long color() space name", input: `color(${"a".repeat(N)} 1 2 3)` },
+      { shape: "slashes before the alpha", input: `lab(1 2 3 ${"/ ".repeat(N / 2)}1)` },
+      { shape: "spaces around the alpha's slash", input: `oklch(1 2 3${" ".repeat(N / 2)}/${" ".repeat(N / 2)}x)` },
     ],
     accepts: (input) => parseColorInput({ color: input }).ok,
+  },
+  {
+    site: "hosted/colorconvert/convert-color.ts: the bare-arguments form (oklch, alpha split)",
+    probes: [
+      { shape: "spaces with no slash", input: `1${" ".repeat(N)}x` },
+      { shape: "commas, spaces and a slash", input: `${"1 , ".repeat(N / 4)}/ x` },
+    ],
+    accepts: (input) => parseColorInput({ oklch: input }).ok,
   },
   {
     site: "hosted/colorconvert/convert-color.ts: the bare-arguments form (rgb)",

@@ -1,3 +1,4 @@
+import { clampRgb, converter, formatHex, parse } from "culori";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -46,6 +47,19 @@ describe("colorconvert: known colours", () => {
     { hsv: { h: 720, s: 100, v: 100 } },
     { cmyk: "cmyk(0, 100, 100, 0)" },
     { cmyk: "cmyk(0%, 100%, 100%, 0%)" },
+    { lab: "lab(54.29 80.8 69.89)" },
+    { lab: { l: 54.29, a: 80.8, b: 69.89 } },
+    { lch: "lch(54.29 106.84 40.86)" },
+    { lch: { l: 54.29, c: 106.84, h: 40.86 } },
+    { oklab: "oklab(0.628 0.2249 0.1258)" },
+    { oklab: { l: 0.628, a: 0.2249, b: 0.1258 } },
+    { oklch: "oklch(62.8% 0.2577 29.23deg)" },
+    { oklch: { l: 0.628, c: 0.2577, h: 29.23 } },
+    { xyz: "color(xyz-d65 0.4124 0.2126 0.0193)" },
+    { xyz: { x: 0.4124, y: 0.2126, z: 0.0193 } },
+    { color: "color(xyz 0.4124 0.2126 0.0193)" },
+    { color: "color(srgb 1 0 0)" },
+    { color: "#ff0000ff" },
     { cmyk: { c: 0, m: 100, y: 100, k: 0 } },
     { name: "Red" },
     { color: "#F00" },
@@ -114,12 +128,22 @@ describe("colorconvert: refusals", () => {
 
   it.each([
     [{ hex: "#ggg" }, "not a hex colour"],
-    [{ hex: "#ff00ff80" }, "not a hex colour"],
+    [{ hex: "#ff00ff8" }, "not a hex colour"],
     [{ rgb: "rgb(300, 0, 0)" }, "between 0 and 255"],
     [{ hsl: "hsl(0, 120%, 50%)" }, "between 0 and 100%"],
-    [{ color: "rgba(255, 0, 0, 0.5)" }, "alpha"],
-    [{ color: "rgb(255 0 0 / 50%)" }, "alpha"],
-    [{ color: "lab(50% 40 59)" }, "not supported"],
+    [{ color: "rgb(255 0 0 / 1.5)" }, "alpha must be between 0 and 1"],
+    [{ color: "rgb(255 0 0 / 1 / 1)" }, "at most one"],
+    [{ color: "rgb(255 0 0 / 1 1)" }, "one alpha value"],
+    [{ color: "lab(101 0 0)" }, "lightness must be between 0 and 100"],
+    [{ color: "oklch(0.5 -0.1 20)" }, "chroma cannot be negative"],
+    [{ color: "lch(50 20 50%)" }, "hue is an angle"],
+    [{ color: "color(display-p3 1 0 0)" }, "color() reads the spaces"],
+    [{ color: "color(srgb 2 0 0)" }, "between 0 and 1"],
+    [{ color: "lab(1e308 1e308 1e308)" }, "lightness"],
+    [{ color: "oklab(1 1e308 0)" }, "out of range"],
+    [{ color: "wat(1 2 3)" }, "not supported"],
+    [{ lab: "oklab(0.5 0 0)" }, "expected lab"],
+    [{ oklch: "color(xyz 0 0 0)" }, "expected oklch"],
     [{ name: "notacolour" }, "not a CSS named colour"],
     [{ rgb: "hsl(0, 100%, 50%)" }, "expected rgb"],
   ])("%j is refused as invalid input (%s)", async (raw, message) => {
@@ -167,5 +191,186 @@ describe("colorconvert: properties", () => {
 describe("colorconvert: documentation", () => {
   it.each([getColor, postColor])("$id's example output is what the example input produces", async (operation) => {
     await expectExampleIsReal(operation);
+  });
+});
+
+/*
+ * culori (MIT) is the independent reference: its conversions were written from CSS Color 4 and
+ * Ottosson's papers by other people, and it is used here only, never by the worker.
+ */
+const toLab = converter("lab");
+const toLch = converter("lch");
+const toOklab = converter("oklab");
+const toOklch = converter("oklch");
+const toXyz65 = converter("xyz65");
+
+/** |ours − culori| is within half the output's last decimal plus 1e-3. */
+function expectNear(ours: number, reference: number, decimals: number): void {
+  expect(Math.abs(ours - reference)).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-3);
+}
+
+/** Hues compared on the circle, only where the chroma makes the hue meaningful. */
+function expectHueNear(ours: number, reference: number | undefined, chroma: number, minChroma: number): void {
+  if (chroma < minChroma) return;
+  const difference = Math.abs(((((ours - (reference ?? 0)) % 360) + 540) % 360) - 180);
+  expect(difference).toBeLessThanOrEqual(0.005 + 0.01);
+}
+
+describe("colorconvert: Lab, LCH, OKLab, OKLCH and XYZ against culori", () => {
+  const byte = fc.integer({ min: 0, max: 255 });
+
+  it("every sRGB colour's lab, lch, oklab, oklch and xyz match culori's within 1e-3 after rounding", async () => {
+    await fc.assert(
+      fc.asyncProperty(byte, byte, byte, async (r, g, b) => {
+        const color = await convert({ rgb: { r, g, b } });
+        const source = { mode: "rgb" as const, r: r / 255, g: g / 255, b: b / 255 };
+        const lab = toLab(source);
+        const lch = toLch(source);
+        const oklab = toOklab(source);
+        const oklch = toOklch(source);
+        const xyz = toXyz65(source);
+        expectNear(color.lab.l, lab.l, 2);
+        expectNear(color.lab.a, lab.a, 2);
+        expectNear(color.lab.b, lab.b, 2);
+        expectNear(color.lch.l, lch.l, 2);
+        expectNear(color.lch.c, lch.c, 2);
+        expectHueNear(color.lch.h, lch.h, lch.c, 0.5);
+        expectNear(color.oklab.l, oklab.l, 5);
+        expectNear(color.oklab.a, oklab.a, 5);
+        expectNear(color.oklab.b, oklab.b, 5);
+        expectNear(color.oklch.l, oklch.l, 5);
+        expectNear(color.oklch.c, oklch.c, 5);
+        expectHueNear(color.oklch.h, oklch.h, oklch.c, 0.005);
+        expectNear(color.xyz.x, xyz.x, 5);
+        expectNear(color.xyz.y, xyz.y, 5);
+        expectNear(color.xyz.z, xyz.z, 5);
+        expect(color.inGamut).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("each new form it prints, as an object and as its CSS string, reads back as the same hex", async () => {
+    await fc.assert(
+      fc.asyncProperty(byte, byte, byte, async (r, g, b) => {
+        const color = await convert({ rgb: { r, g, b } });
+        const forms = [
+          { lab: color.lab },
+          { lch: color.lch },
+          { oklab: color.oklab },
+          { oklch: color.oklch },
+          { xyz: color.xyz },
+          { color: color.css.lab },
+          { color: color.css.lch },
+          { color: color.css.oklab },
+          { color: color.css.oklch },
+          { color: color.css.xyz },
+          { color: color.css.rgb },
+          { color: color.css.hex },
+        ];
+        for (const form of forms) expect([form, (await convert(form)).hex]).toEqual([form, color.hex]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it.each([
+    "lab(54.29 80.8 69.89)",
+    "lab(54% 65% 56%)",
+    "lab(29.2345% 39.3825 20.0664 / 0.5)",
+    "lab(none 20 -30)",
+    "lch(52.2345% 72.2 56.2)",
+    "lch(60 60% 200deg / 25%)",
+    "oklab(0.628 0.2249 0.1258)",
+    "oklab(59.686% 0.1009 0.1192)",
+    "oklab(0.5 -50% 50%)",
+    "oklch(62.8% 0.2577 29.23)",
+    "oklch(0.7 0.1 200 / 0.3)",
+    "oklch(70% 40% 120)",
+    "color(xyz-d65 0.4124 0.2126 0.0193)",
+    "color(xyz 0.2 0.3 0.4 / 80%)",
+    "color(xyz-d50 0.4361 0.2225 0.0139)",
+    "color(srgb 0.2 0.4 0.6 / 0.5)",
+    "rgb(10 20 30 / 40%)",
+    "rgba(10, 20, 30, 0.4)",
+    "hsl(200 50% 40% / 0.7)",
+    "hsla(200, 50%, 40%, 0.7)",
+    "#12345678",
+    "#1234",
+  ])("%s reads as culori reads it (hex and alpha)", async (notation) => {
+    const reference = parse(notation);
+    if (!reference) throw new Error(`culori cannot read ${notation}`);
+    const color = await convert({ color: notation });
+    expect(color.hex).toBe(formatHex(clampRgb(reference)));
+    expect(color.alpha).toBeCloseTo(reference.alpha ?? 1, 3);
+  });
+});
+
+describe("colorconvert: alpha", () => {
+  it("#ff000080 keeps its alpha in alpha, hex8 and every CSS string", async () => {
+    const color = await convert({ hex: "#ff000080" });
+    expect(color).toMatchObject({ hex: "#ff0000", hex8: "#ff000080", alpha: 0.502 });
+    expect(color.css).toMatchObject({
+      hex: "#ff000080",
+      rgb: "rgb(255 0 0 / 0.502)",
+      hsl: "hsl(0 100% 50% / 0.502)",
+      oklch: "oklch(0.62796 0.25768 29.234 / 0.502)",
+    });
+  });
+
+  it.each([
+    [{ rgb: "rgb(255 0 0 / 0.5)" }, 0.5],
+    [{ rgb: "rgba(255, 0, 0, 0.25)" }, 0.25],
+    [{ rgb: "255,0,0,0.75" }, 0.75],
+    [{ hsl: "hsl(0 100% 50% / 40%)" }, 0.4],
+    [{ hsl: { h: 0, s: 100, l: 50, alpha: 0.1 } }, 0.1],
+    [{ rgb: { r: 255, g: 0, b: 0, alpha: 0 } }, 0],
+    [{ lab: "lab(54.29 80.8 69.89 / 0.5)" }, 0.5],
+    [{ oklch: { l: 0.628, c: 0.2577, h: 29.23, alpha: 0.9 } }, 0.9],
+    [{ xyz: "color(xyz-d65 0.4124 0.2126 0.0193 / 50%)" }, 0.5],
+    [{ hex: "#f008" }, 0.533],
+    [{ name: "red" }, 1],
+  ])("%j carries alpha %d through", async (raw, alpha) => {
+    const color = await convert(raw);
+    expect(color.hex).toBe("#ff0000");
+    expect(color.alpha).toBe(alpha);
+    expect(color.hex8).toBe(
+      `#ff0000${Math.round(alpha * 255)
+        .toString(16)
+        .padStart(2, "0")}`,
+    );
+    expect(color.css.rgb.endsWith(alpha < 1 ? ` / ${alpha})` : "0 0)")).toBe(true);
+  });
+
+  it("an alpha above 1 in an object form is refused by the schema", () => {
+    expect(postColor.input.safeParse({ rgb: { r: 1, g: 2, b: 3, alpha: 1.5 } }).success).toBe(false);
+  });
+
+  it("every #rrggbbaa reads back from its hex8 and its rgb() string unchanged", async () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    await fc.assert(
+      fc.asyncProperty(byte, byte, byte, byte, async (r, g, b, a) => {
+        const hex8 = `#${[r, g, b, a].map((value) => value.toString(16).padStart(2, "0")).join("")}`;
+        const color = await convert({ hex: hex8 });
+        expect(color.hex8).toBe(hex8);
+        expect((await convert({ color: color.css.rgb })).hex8).toBe(hex8);
+        expect((await convert({ color: color.css.oklch })).hex8).toBe(hex8);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("colorconvert: colours outside sRGB", () => {
+  it("an OKLCH colour beyond sRGB is clipped as culori clips it and flagged inGamut: false", async () => {
+    const color = await convert({ oklch: "oklch(0.9 0.4 150)" });
+    expect(color.inGamut).toBe(false);
+    const reference = parse("oklch(0.9 0.4 150)");
+    if (!reference) throw new Error("culori cannot read oklch(0.9 0.4 150)");
+    expect(color.hex).toBe(formatHex(clampRgb(reference)));
+  });
+
+  it("sRGB's own primaries, given as Lab, are in gamut", async () => {
+    expect((await convert({ lab: "lab(54.29 80.8 69.89)" })).inGamut).toBe(true);
   });
 });

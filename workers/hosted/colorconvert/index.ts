@@ -7,8 +7,10 @@ import { handleConvertColor } from "./handler";
 import { ColorInputSchema, ColorQuerySchema, ColorSchema } from "./schema";
 
 const DESCRIPTION =
-  "Give exactly one of `hex` (#rrggbb or #rgb), `rgb`, `hsl`, `hsv`, `cmyk` (each an object or a notation such as `rgb(255, 0, 0)`), `name` (one of the 148 CSS named colours) or `color` (a string in any of these notations). " +
-  "Percentages are 0–100; alpha is not supported. Every output form is derived from the same 8-bit sRGB value, with HSL, HSV and CMYK rounded to one decimal (CMYK is the plain, profile-free conversion). " +
+  "Give exactly one of `hex` (#rrggbb, #rgb, or with alpha #rrggbbaa, #rgba), `rgb`, `hsl`, `hsv`, `cmyk`, `lab`, `lch`, `oklab`, `oklch`, `xyz` (each an object or a CSS Color 4 notation such as `rgb(255 0 0 / 0.5)`, `lab(54.29 80.8 69.89)`, `oklch(62.8% 0.2577 29.23)` or `color(xyz-d65 0.4124 0.2126 0.0193)`), `name` (one of the 148 CSS named colours) or `color` (a string in any of these notations). " +
+  "Alpha is read after a slash (`/ 0.5` or `/ 50%`), as a fourth value in the legacy comma form (`rgba(255, 0, 0, 0.5)`), from #rrggbbaa, or as `alpha` in an object form, and is carried into `alpha`, `hex8` and the `css` strings. " +
+  "Percentages are 0–100. Every output form is derived from the same 8-bit sRGB value, with HSL, HSV and CMYK rounded to one decimal (CMYK is the plain, profile-free conversion). " +
+  "`lab` and `lch` are CSS Color 4's: CIE Lab relative to D50 (Bradford-adapted from sRGB's D65), 2 decimals (precisions with which every 8-bit colour reads back as itself); `oklab` and `oklch` are Ottosson's OKLab, 5 decimals (hue 3); `xyz` is CIE XYZ relative to D65 with white at Y = 1, 5 decimals. A Lab, LCH, OKLab, OKLCH or XYZ input outside sRGB is clipped channel by channel and flagged `inGamut: false`. " +
   "`name` is the nearest CSS named colour by CIE76 ΔE*ab, the Euclidean distance in CIELAB under D65, given in `distance` (0 when `exactName`; a ΔE below about 2.3 is hard to see). " +
   "`contrast` holds the WCAG 2.x contrast ratios against black and white (1 to 21), and `readableOn` names the one with the higher ratio.";
 
@@ -28,6 +30,8 @@ export const definition: HostedApiDefinition = {
         schema: ColorSchema,
         example: {
           hex: "#3366cc",
+          hex8: "#3366ccff",
+          alpha: 1,
           rgb: { r: 51, g: 102, b: 204 },
           hsl: { h: 220, s: 60, l: 50 },
           hsv: { h: 220, s: 75, v: 80 },
@@ -37,6 +41,22 @@ export const definition: HostedApiDefinition = {
           exactName: false,
           contrast: { black: 3.91, white: 5.37 },
           readableOn: "white",
+          lab: { l: 44.12, a: 10.95, b: -59.09 },
+          lch: { l: 44.12, c: 60.09, h: 280.5 },
+          oklab: { l: 0.53248, a: -0.02251, b: -0.16635 },
+          oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
+          xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
+          inGamut: true,
+          css: {
+            hex: "#3366cc",
+            rgb: "rgb(51 102 204)",
+            hsl: "hsl(220 60% 50%)",
+            lab: "lab(44.12 10.95 -59.09)",
+            lch: "lch(44.12 60.09 280.5)",
+            oklab: "oklab(0.53248 -0.02251 -0.16635)",
+            oklch: "oklch(0.53248 0.16787 262.293)",
+            xyz: "color(xyz-d65 0.17014 0.14565 0.59043)",
+          },
         },
       },
       example: { hex: "#3366cc" },
@@ -47,26 +67,44 @@ export const definition: HostedApiDefinition = {
       method: "POST",
       path: "",
       summary: "Convert a colour given in a JSON body",
-      description: `${DESCRIPTION} The body form also takes objects: \`{ "rgb": { "r": 102, "g": 51, "b": 153 } }\`.`,
+      description: `${DESCRIPTION} The body form also takes objects, each with an optional \`alpha\`: \`{ "oklch": { "l": 0.628, "c": 0.2577, "h": 29.23, "alpha": 0.5 } }\`.`,
       inputSource: "json",
       input: ColorInputSchema,
       output: {
         kind: "json",
         schema: ColorSchema,
         example: {
-          hex: "#663399",
-          rgb: { r: 102, g: 51, b: 153 },
-          hsl: { h: 270, s: 50, l: 40 },
-          hsv: { h: 270, s: 66.7, v: 60 },
-          cmyk: { c: 33.3, m: 66.7, y: 0, k: 40 },
-          name: "rebeccapurple",
+          hex: "#ff0000",
+          hex8: "#ff000080",
+          alpha: 0.5,
+          rgb: { r: 255, g: 0, b: 0 },
+          hsl: { h: 0, s: 100, l: 50 },
+          hsv: { h: 0, s: 100, v: 100 },
+          cmyk: { c: 0, m: 100, y: 100, k: 0 },
+          name: "red",
           distance: 0,
           exactName: true,
-          contrast: { black: 2.5, white: 8.41 },
-          readableOn: "white",
+          contrast: { black: 5.25, white: 4 },
+          readableOn: "black",
+          lab: { l: 54.29, a: 80.8, b: 69.89 },
+          lch: { l: 54.29, c: 106.84, h: 40.86 },
+          oklab: { l: 0.62796, a: 0.22486, b: 0.12585 },
+          oklch: { l: 0.62796, c: 0.25768, h: 29.234 },
+          xyz: { x: 0.41239, y: 0.21264, z: 0.01933 },
+          inGamut: true,
+          css: {
+            hex: "#ff000080",
+            rgb: "rgb(255 0 0 / 0.5)",
+            hsl: "hsl(0 100% 50% / 0.5)",
+            lab: "lab(54.29 80.8 69.89 / 0.5)",
+            lch: "lch(54.29 106.84 40.86 / 0.5)",
+            oklab: "oklab(0.62796 0.22486 0.12585 / 0.5)",
+            oklch: "oklch(0.62796 0.25768 29.234 / 0.5)",
+            xyz: "color(xyz-d65 0.41239 0.21264 0.01933 / 0.5)",
+          },
         },
       },
-      example: { rgb: { r: 102, g: 51, b: 153 } },
+      example: { oklch: { l: 0.628, c: 0.2577, h: 29.23, alpha: 0.5 } },
       handler: handleConvertColor,
     }),
   ],
