@@ -203,6 +203,7 @@ const toLch = converter("lch");
 const toOklab = converter("oklab");
 const toOklch = converter("oklch");
 const toXyz65 = converter("xyz65");
+const toRgb = converter("rgb");
 
 /** |ours − culori| is within half the output's last decimal plus 1e-3. */
 function expectNear(ours: number, reference: number, decimals: number): void {
@@ -372,5 +373,100 @@ describe("colorconvert: colours outside sRGB", () => {
 
   it("sRGB's own primaries, given as Lab, are in gamut", async () => {
     expect((await convert({ lab: "lab(54.29 80.8 69.89)" })).inGamut).toBe(true);
+  });
+});
+
+/*
+ * Schemes: the expected colours are built here from the definitions (complementary +180°, triad
+ * ±120°, quad 90° steps, analogous 30° steps, monochrome even lightness), and culori turns each
+ * expected HSL into sRGB, so neither the hue arithmetic nor the HSL conversion is our own.
+ */
+describe("colorconvert: schemes", () => {
+  const getScheme = findOperation(definition, "colorScheme");
+  type Scheme = { mode: string; seed: Color; colors: Color[] };
+  const scheme = async (raw: Record<string, unknown>) => expectJson(await callOperation(getScheme, raw)) as Scheme;
+
+  /** culori's sRGB bytes for an HSL with s and l in percent. */
+  function referenceRgb(h: number, s: number, l: number) {
+    const rgb = clampRgb(toRgb({ mode: "hsl", h, s: s / 100, l: l / 100 }));
+    return [rgb.r, rgb.g, rgb.b].map((channel) => Math.round(channel * 255));
+  }
+
+  function expectColorsNear(colors: Color[], expected: { h: number; s: number; l: number }[]): void {
+    expect(colors).toHaveLength(expected.length);
+    for (const [index, want] of expected.entries()) {
+      const got = colors[index]?.rgb ?? { r: -9, g: -9, b: -9 };
+      const [r = 0, g = 0, b = 0] = referenceRgb(want.h, want.s, want.l);
+      expect(Math.abs(got.r - r) + Math.abs(got.g - g) + Math.abs(got.b - b), JSON.stringify(want)).toBeLessThanOrEqual(
+        1,
+      );
+    }
+  }
+
+  const wrap = (hue: number) => ((hue % 360) + 360) % 360;
+
+  it("complementary of #3366cc is the seed and its opposite, #cc9933", async () => {
+    const answer = await scheme({ hex: "#3366cc", mode: "complementary" });
+    expect(answer.colors.map((color) => color.hex)).toEqual(["#3366cc", "#cc9933"]);
+    expect(answer.seed.hex).toBe("#3366cc");
+  });
+
+  it("the default counts are 5, 5, 2, 3 and 4", async () => {
+    const counts = [];
+    for (const mode of ["monochrome", "analogous", "complementary", "triad", "quad"]) {
+      counts.push((await scheme({ hex: "#3366cc", mode })).colors.length);
+    }
+    expect(counts).toEqual([5, 5, 2, 3, 4]);
+  });
+
+  it("every scheme of every seed and count follows its definition", async () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    const mode = fc.constantFrom("monochrome", "analogous", "complementary", "triad", "quad");
+    await fc.assert(
+      fc.asyncProperty(byte, byte, byte, mode, fc.integer({ min: 1, max: 24 }), async (r, g, b, chosen, count) => {
+        const hex = `#${[r, g, b].map((value) => value.toString(16).padStart(2, "0")).join("")}`;
+        const answer = await scheme({ hex, mode: chosen, count: String(count) });
+        const { h, s, l } = answer.seed.hsl;
+        const turns = { complementary: [0, 180], triad: [0, 120, -120], quad: [0, 90, 180, 270] };
+        const expected = Array.from({ length: count }, (_, index) => {
+          if (chosen === "monochrome") return { h, s, l: (100 * (index + 1)) / (count + 1) };
+          if (chosen === "analogous") return { h: wrap(h + 30 * (index - Math.floor((count - 1) / 2))), s, l };
+          const hues = turns[chosen as keyof typeof turns];
+          const round = Math.floor(index / hues.length);
+          // Round 0 at the seed's lightness, then +10, −10, +20, −20…
+          const shift = [0, 10, -10, 20, -20, 30, -30, 40, -40, 50, -50, 60, -60][round] ?? 0;
+          return { h: wrap(h + (hues[index % hues.length] ?? 0)), s, l: Math.min(100, Math.max(0, l + shift)) };
+        });
+        expectColorsNear(answer.colors, expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a scheme carries the seed's alpha to every colour", async () => {
+    const answer = await scheme({ color: "oklch(0.6 0.1 250 / 0.4)", mode: "triad" });
+    expect(answer.colors.map((color) => color.alpha)).toEqual([0.4, 0.4, 0.4]);
+    expect(answer.colors.every((color) => color.css.rgb.endsWith(" / 0.4)"))).toBe(true);
+  });
+
+  it.each([
+    [{ hex: "#3366cc" }],
+    [{ hex: "#3366cc", mode: "tetrad" }],
+    [{ hex: "#3366cc", mode: "triad", count: "0" }],
+    [{ hex: "#3366cc", mode: "triad", count: "25" }],
+    [{ hex: "#3366cc", mode: "triad", count: "2.5" }],
+    [{ mode: "triad" }],
+  ])("the schema refuses %j", (raw) => {
+    expect(getScheme.input.safeParse(raw).success).toBe(false);
+  });
+
+  it("an unreadable seed is refused as invalid input beside its field", async () => {
+    expect(expectProblem(await callOperation(getScheme, { hex: "#12", mode: "quad" }), "invalid-input")).toContain(
+      "not a hex colour",
+    );
+  });
+
+  it("the scheme's example output is what its example input produces", async () => {
+    await expectExampleIsReal(getScheme);
   });
 });

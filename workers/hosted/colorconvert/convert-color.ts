@@ -392,7 +392,7 @@ function rgbFromHueChroma(hue: number, chroma: number, offset: number): Rgb {
 }
 
 /** s and l are fractions (0–1). */
-function rgbFromHsl(hue: number, s: number, l: number): Rgb {
+export function rgbFromHsl(hue: number, s: number, l: number): Rgb {
   const chroma = (1 - Math.abs(2 * l - 1)) * s;
   return rgbFromHueChroma(hue, chroma, l - chroma / 2);
 }

@@ -1,10 +1,19 @@
 /**
- * Color Converter: one colour in any common notation, back in every notation with its nearest
- * CSS name and WCAG contrast figures. Pure TypeScript, no engine beyond `convert-color.ts`.
+ * Color Converter: one colour in any common notation (CSS Color 4's included), back in every
+ * notation with its nearest CSS name and WCAG contrast figures; and schemes built from one colour.
+ * Pure TypeScript, no engine beyond `convert-color.ts` and `scheme.ts`.
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
 import { handleConvertColor } from "./handler";
-import { ColorInputSchema, ColorQuerySchema, ColorSchema } from "./schema";
+import { handleColorScheme } from "./scheme";
+import {
+  ColorInputSchema,
+  ColorQuerySchema,
+  ColorSchema,
+  SCHEME_COUNT_MAX,
+  SchemeQuerySchema,
+  SchemeSchema,
+} from "./schema";
 
 const DESCRIPTION =
   "Give exactly one of `hex` (#rrggbb, #rgb, or with alpha #rrggbbaa, #rgba), `rgb`, `hsl`, `hsv`, `cmyk`, `lab`, `lch`, `oklab`, `oklch`, `xyz` (each an object or a CSS Color 4 notation such as `rgb(255 0 0 / 0.5)`, `lab(54.29 80.8 69.89)`, `oklch(62.8% 0.2577 29.23)` or `color(xyz-d65 0.4124 0.2126 0.0193)`), `name` (one of the 148 CSS named colours) or `color` (a string in any of these notations). " +
@@ -106,6 +115,123 @@ export const definition: HostedApiDefinition = {
       },
       example: { oklch: { l: 0.628, c: 0.2577, h: 29.23, alpha: 0.5 } },
       handler: handleConvertColor,
+    }),
+    defineOperation({
+      id: "colorScheme",
+      method: "GET",
+      path: "/scheme",
+      summary: "Build a colour scheme from one colour",
+      description:
+        "Give one colour exactly as for the conversion (any one of `hex`, `rgb`, `hsl`, `hsv`, `cmyk`, `lab`, `lch`, `oklab`, `oklch`, `xyz`, `name`, `color`), a `mode` and optionally a `count` (1–" +
+        SCHEME_COUNT_MAX +
+        "). The scheme is turned in HSL from the seed's printed `hsl`, keeping its saturation: " +
+        "`monochrome` keeps the hue and spaces the lightness evenly at (i + 1) / (count + 1), without black and white (default 5); " +
+        "`analogous` steps the hue 30° at a time, centred on the seed (default 5); " +
+        "`complementary`, `triad` and `quad` add 180°, 120° or 90° steps to the seed's hue (defaults 2, 3 and 4, the seed first); a larger count repeats the hues in rounds, each round lighter then darker by 10, 20… percentage points (clamped to 0–100). " +
+        "Each colour is described as the conversion describes it, with the seed's alpha.",
+      inputSource: "query",
+      input: SchemeQuerySchema,
+      output: {
+        kind: "json",
+        schema: SchemeSchema,
+        example: {
+          mode: "complementary",
+          seed: {
+            hex: "#3366cc",
+            hex8: "#3366ccff",
+            alpha: 1,
+            rgb: { r: 51, g: 102, b: 204 },
+            hsl: { h: 220, s: 60, l: 50 },
+            hsv: { h: 220, s: 75, v: 80 },
+            cmyk: { c: 75, m: 50, y: 0, k: 20 },
+            name: "royalblue",
+            distance: 10.94,
+            exactName: false,
+            contrast: { black: 3.91, white: 5.37 },
+            readableOn: "white",
+            lab: { l: 44.12, a: 10.95, b: -59.09 },
+            lch: { l: 44.12, c: 60.09, h: 280.5 },
+            oklab: { l: 0.53248, a: -0.02251, b: -0.16635 },
+            oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
+            xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
+            inGamut: true,
+            css: {
+              hex: "#3366cc",
+              rgb: "rgb(51 102 204)",
+              hsl: "hsl(220 60% 50%)",
+              lab: "lab(44.12 10.95 -59.09)",
+              lch: "lch(44.12 60.09 280.5)",
+              oklab: "oklab(0.53248 -0.02251 -0.16635)",
+              oklch: "oklch(0.53248 0.16787 262.293)",
+              xyz: "color(xyz-d65 0.17014 0.14565 0.59043)",
+            },
+          },
+          colors: [
+            {
+              hex: "#3366cc",
+              hex8: "#3366ccff",
+              alpha: 1,
+              rgb: { r: 51, g: 102, b: 204 },
+              hsl: { h: 220, s: 60, l: 50 },
+              hsv: { h: 220, s: 75, v: 80 },
+              cmyk: { c: 75, m: 50, y: 0, k: 20 },
+              name: "royalblue",
+              distance: 10.94,
+              exactName: false,
+              contrast: { black: 3.91, white: 5.37 },
+              readableOn: "white",
+              lab: { l: 44.12, a: 10.95, b: -59.09 },
+              lch: { l: 44.12, c: 60.09, h: 280.5 },
+              oklab: { l: 0.53248, a: -0.02251, b: -0.16635 },
+              oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
+              xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
+              inGamut: true,
+              css: {
+                hex: "#3366cc",
+                rgb: "rgb(51 102 204)",
+                hsl: "hsl(220 60% 50%)",
+                lab: "lab(44.12 10.95 -59.09)",
+                lch: "lch(44.12 60.09 280.5)",
+                oklab: "oklab(0.53248 -0.02251 -0.16635)",
+                oklch: "oklch(0.53248 0.16787 262.293)",
+                xyz: "color(xyz-d65 0.17014 0.14565 0.59043)",
+              },
+            },
+            {
+              hex: "#cc9933",
+              hex8: "#cc9933ff",
+              alpha: 1,
+              rgb: { r: 204, g: 153, b: 51 },
+              hsl: { h: 40, s: 60, l: 50 },
+              hsv: { h: 40, s: 75, v: 80 },
+              cmyk: { c: 0, m: 25, y: 75, k: 20 },
+              name: "darkgoldenrod",
+              distance: 8.65,
+              exactName: false,
+              contrast: { black: 8.17, white: 2.57 },
+              readableOn: "black",
+              lab: { l: 66.88, a: 12.76, b: 58.06 },
+              lch: { l: 66.88, c: 59.44, h: 77.61 },
+              oklab: { l: 0.71396, a: 0.02082, b: 0.12762 },
+              oklch: { l: 0.71396, c: 0.12931, h: 80.736 },
+              xyz: { x: 0.36889, y: 0.3586, z: 0.08111 },
+              inGamut: true,
+              css: {
+                hex: "#cc9933",
+                rgb: "rgb(204 153 51)",
+                hsl: "hsl(40 60% 50%)",
+                lab: "lab(66.88 12.76 58.06)",
+                lch: "lch(66.88 59.44 77.61)",
+                oklab: "oklab(0.71396 0.02082 0.12762)",
+                oklch: "oklch(0.71396 0.12931 80.736)",
+                xyz: "color(xyz-d65 0.36889 0.3586 0.08111)",
+              },
+            },
+          ],
+        },
+      },
+      example: { hex: "#3366cc", mode: "complementary" },
+      handler: handleColorScheme,
     }),
   ],
 };

@@ -114,21 +114,43 @@ export const ColorInputSchema = z
   })
   .superRefine(requireExactlyOne);
 
+/** The query string's colour fields, shared by the scheme operation. */
+const QUERY_FIELDS = {
+  ...STRING_FIELDS,
+  rgb: notation().optional().describe('"rgb(255, 0, 0)", "rgb(100% 0% 0%)" or "255,0,0"'),
+  hsl: notation().optional().describe('"hsl(0, 100%, 50%)" or "0,100%,50%"'),
+  hsv: notation().optional().describe('"hsv(0, 100%, 100%)" ("hsb(…)" too)'),
+  cmyk: notation().optional().describe('"cmyk(0, 100, 100, 0)", in percent'),
+  lab: notation().optional().describe(WIDE_NOTATIONS.lab),
+  lch: notation().optional().describe(WIDE_NOTATIONS.lch),
+  oklab: notation().optional().describe(WIDE_NOTATIONS.oklab),
+  oklch: notation().optional().describe(WIDE_NOTATIONS.oklch),
+  xyz: notation().optional().describe(WIDE_NOTATIONS.xyz),
+};
+
 /** The query string carries only strings, so the docs list no object forms for it. */
-export const ColorQuerySchema = z
+export const ColorQuerySchema = z.object(QUERY_FIELDS).superRefine(requireExactlyOne);
+
+export const SCHEME_MODES = ["monochrome", "analogous", "complementary", "triad", "quad"] as const;
+export const SCHEME_COUNT_MAX = 24;
+
+export const SchemeQuerySchema = z
   .object({
-    ...STRING_FIELDS,
-    rgb: notation().optional().describe('"rgb(255, 0, 0)", "rgb(100% 0% 0%)" or "255,0,0"'),
-    hsl: notation().optional().describe('"hsl(0, 100%, 50%)" or "0,100%,50%"'),
-    hsv: notation().optional().describe('"hsv(0, 100%, 100%)" ("hsb(…)" too)'),
-    cmyk: notation().optional().describe('"cmyk(0, 100, 100, 0)", in percent'),
-    lab: notation().optional().describe(WIDE_NOTATIONS.lab),
-    lch: notation().optional().describe(WIDE_NOTATIONS.lch),
-    oklab: notation().optional().describe(WIDE_NOTATIONS.oklab),
-    oklch: notation().optional().describe(WIDE_NOTATIONS.oklch),
-    xyz: notation().optional().describe(WIDE_NOTATIONS.xyz),
+    ...QUERY_FIELDS,
+    mode: z.enum(SCHEME_MODES).describe("which harmony to build from the colour"),
+    count: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SCHEME_COUNT_MAX)
+      .optional()
+      .describe(
+        `how many colours, 1–${SCHEME_COUNT_MAX}; by default 5 for monochrome and analogous, 2, 3 and 4 for complementary, triad and quad`,
+      ),
   })
   .superRefine(requireExactlyOne);
+
+export type SchemeQuery = z.infer<typeof SchemeQuerySchema>;
 
 export type ColorInput = z.infer<typeof ColorInputSchema>;
 
@@ -175,3 +197,9 @@ export const ColorSchema = z.object({
 });
 
 export type Color = z.infer<typeof ColorSchema>;
+
+export const SchemeSchema = z.object({
+  mode: z.enum(SCHEME_MODES),
+  seed: ColorSchema.describe("the colour the scheme was built from"),
+  colors: z.array(ColorSchema).describe("the scheme, in the order its definition gives"),
+});
