@@ -1,4 +1,5 @@
-import { clampRgb, converter, formatHex, parse } from "culori";
+import { colornames } from "color-name-list/bestof";
+import { clampRgb, converter, differenceEuclidean, formatHex, parse } from "culori";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -144,7 +145,7 @@ describe("colorconvert: refusals", () => {
     [{ color: "wat(1 2 3)" }, "not supported"],
     [{ lab: "oklab(0.5 0 0)" }, "expected lab"],
     [{ oklch: "color(xyz 0 0 0)" }, "expected oklch"],
-    [{ name: "notacolour" }, "not a CSS named colour"],
+    [{ name: "notacolour" }, "neither a CSS named colour nor a name in color-name-list"],
     [{ rgb: "hsl(0, 100%, 50%)" }, "expected rgb"],
   ])("%j is refused as invalid input (%s)", async (raw, message) => {
     expect(expectProblem(await callOperation(postColor, raw), "invalid-input")).toContain(message);
@@ -468,5 +469,58 @@ describe("colorconvert: schemes", () => {
 
   it("the scheme's example output is what its example input produces", async () => {
     await expectExampleIsReal(getScheme);
+  });
+});
+
+/*
+ * The larger name list: checked against the package's own data (read here straight from
+ * color-name-list) and, for nearness, against culori's CIELAB (D65) distance.
+ */
+describe("colorconvert: names from color-name-list's best of", () => {
+  const normal = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
+  const cssNames = new Set(CSS_NAMED_COLORS.map(([name]) => name));
+  const labDistance = differenceEuclidean("lab65");
+
+  it("every name in the list that no CSS name or earlier spelling shadows reads as its own hex and names itself", async () => {
+    const seen = new Set<string>();
+    let checked = 0;
+    for (const { name, hex } of colornames) {
+      const key = normal(name);
+      if (cssNames.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      const color = await convert({ name });
+      expect([name, color.hex]).toEqual([name, hex.toLowerCase()]);
+      expect(color.extendedName).toMatchObject({ name, distance: 0 });
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(4800);
+  });
+
+  it("a CSS name wins over the same name in the larger list", async () => {
+    const red = await convert({ name: "Red" });
+    expect(red).toMatchObject({ hex: "#ff0000", name: "red", exactName: true });
+  });
+
+  it("names the list and its version in every answer", async () => {
+    const color = await convert({ hex: "#3366cc" });
+    expect(color.extendedName.list).toBe("color-name-list 14.51.0, best of (MIT)");
+    expect(colornames).toHaveLength(4961);
+  });
+
+  it("the nearest name is as near as culori's nearest, by CIELAB (D65) distance", async () => {
+    const byte = fc.integer({ min: 0, max: 255 });
+    await fc.assert(
+      fc.asyncProperty(byte, byte, byte, async (r, g, b) => {
+        const color = await convert({ rgb: { r, g, b } });
+        const target = { mode: "rgb" as const, r: r / 255, g: g / 255, b: b / 255 };
+        const distances = colornames.map((entry) => labDistance(target, entry.hex));
+        const best = Math.min(...distances);
+        const ours = colornames.find((entry) => entry.name === color.extendedName.name);
+        if (!ours) throw new Error(`${color.extendedName.name} is not in the list`);
+        expect(labDistance(target, ours.hex)).toBeLessThanOrEqual(best + 0.02);
+        expect(Math.abs(color.extendedName.distance - best)).toBeLessThanOrEqual(0.02);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -3,6 +3,7 @@
  * other form from that one value, so the outputs always agree with the hex they print.
  */
 import { CSS_NAMED_COLORS } from "./css-named-colors";
+import { EXTENDED_LIST_NAME, EXTENDED_NAMED_COLORS } from "./extended-names";
 import type { Color, ColorInput } from "./schema";
 
 interface Rgb {
@@ -15,7 +16,9 @@ interface Rgb {
  * `alpha` is 0–1 as given (1 when the notation has none); `inGamut` is false when a Lab, LCH,
  * OKLab, OKLCH or XYZ input lay outside sRGB and its channels were clipped to fit.
  */
-type Parsed = { ok: true; rgb: Rgb; name?: string; alpha: number; inGamut: boolean } | { ok: false; message: string };
+type Parsed =
+  | { ok: true; rgb: Rgb; name?: string; extendedName?: string; alpha: number; inGamut: boolean }
+  | { ok: false; message: string };
 
 type Notation = "rgb" | "hsl" | "hsv" | "cmyk" | "lab" | "lch" | "oklab" | "oklch" | "xyz";
 
@@ -64,13 +67,33 @@ function parseHex(value: string): Parsed {
 /** CSS names ignore case; people also write "Rebecca Purple" or "light-blue". */
 const NAME_INDEX = new Map(CSS_NAMED_COLORS.map(([name, hex]) => [name, rgbOfHexDigits(hex.slice(1))]));
 
-function parseName(value: string): Parsed {
-  const name = value
+const normalizeName = (value: string) =>
+  value
     .trim()
     .toLowerCase()
     .replace(/[\s_-]/g, "");
+
+/** The larger list, by normalised name; the first of two spellings that normalise alike wins. */
+let extendedIndex: Map<string, { name: string; rgb: Rgb }> | undefined;
+function extendedByName(): Map<string, { name: string; rgb: Rgb }> {
+  if (!extendedIndex) {
+    extendedIndex = new Map();
+    for (const [name, hex] of EXTENDED_NAMED_COLORS) {
+      const key = normalizeName(name);
+      if (!extendedIndex.has(key)) extendedIndex.set(key, { name, rgb: rgbOfHexDigits(hex.slice(1)) });
+    }
+  }
+  return extendedIndex;
+}
+
+/** A CSS name first (so "red" stays CSS's red), then a name from the larger list. */
+function parseName(value: string): Parsed {
+  const name = normalizeName(value);
   const rgb = NAME_INDEX.get(name);
-  return rgb ? { ok: true, rgb, name, alpha: 1, inGamut: true } : fail(`"${value}" is not a CSS named colour`);
+  if (rgb) return { ok: true, rgb, name, alpha: 1, inGamut: true };
+  const extended = extendedByName().get(name);
+  if (extended) return { ok: true, rgb: extended.rgb, extendedName: extended.name, alpha: 1, inGamut: true };
+  return fail(`"${value}" is neither a CSS named colour nor a name in ${EXTENDED_LIST_NAME}`);
 }
 
 interface Token {
@@ -495,10 +518,16 @@ function labOf({ r, g, b }: Rgb): Lab {
 
 const NAMED_LAB = [...NAME_INDEX].map(([name, rgb]) => ({ name, rgb, lab: labOf(rgb) }));
 
-function nearestName(rgb: Rgb): { name: string; distance: number } {
+let extendedLab: { name: string; rgb: Rgb; lab: Lab }[] | undefined;
+
+function nearestName(rgb: Rgb, list: "css" | "extended" = "css"): { name: string; distance: number } {
   const lab = labOf(rgb);
+  extendedLab ??= EXTENDED_NAMED_COLORS.map(([name, hex]) => {
+    const named = rgbOfHexDigits(hex.slice(1));
+    return { name, rgb: named, lab: labOf(named) };
+  });
   let best = { name: "black", distance: Number.POSITIVE_INFINITY };
-  for (const named of NAMED_LAB) {
+  for (const named of list === "css" ? NAMED_LAB : extendedLab) {
     const distance = Math.hypot(lab[0] - named.lab[0], lab[1] - named.lab[1], lab[2] - named.lab[2]);
     // Strictly less keeps the first of two names with one value (aqua before cyan).
     if (distance < best.distance) best = { name: named.name, distance };
@@ -527,7 +556,11 @@ function css(functionName: string, values: readonly (number | string)[], alpha: 
  * Every form of one sRGB colour. `givenName` is kept when the caller named the colour; `alpha`
  * and `inGamut` come from the parse and are carried through unchanged.
  */
-export function describeColor(rgb: Rgb, givenName?: string, { alpha = 1, inGamut = true } = {}): Color {
+export function describeColor(
+  rgb: Rgb,
+  givenName?: string,
+  { alpha = 1, inGamut = true, extendedName }: { alpha?: number; inGamut?: boolean; extendedName?: string } = {},
+): Color {
   const { r, g, b } = rgb;
   const linear: Vec3 = [linearize(r), linearize(g), linearize(b)];
   const [xyzX, xyzY, xyzZ] = multiply(LINEAR_SRGB_TO_XYZ, linear);
@@ -591,6 +624,14 @@ export function describeColor(rgb: Rgb, givenName?: string, { alpha = 1, inGamut
     oklch,
     xyz,
     inGamut,
+    extendedName: (() => {
+      const nearestExtended = extendedName ? { name: extendedName, distance: 0 } : nearestName(rgb, "extended");
+      return {
+        list: EXTENDED_LIST_NAME,
+        name: nearestExtended.name,
+        distance: roundTo(nearestExtended.distance, 2),
+      };
+    })(),
     css: {
       hex: shownAlpha < 1 ? hex8 : hex,
       rgb: css("rgb", [r, g, b], shownAlpha),

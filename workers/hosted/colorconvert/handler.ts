@@ -8,5 +8,11 @@ export async function handleConvertColor(input: ColorInput, _ctx: OperationConte
     const field = INPUT_KEYS.find((key) => input[key] !== undefined);
     return problemResult("invalid-input", parsed.message, { errors: { [field ?? "color"]: parsed.message } });
   }
-  return json(describeColor(parsed.rgb, parsed.name, { alpha: parsed.alpha, inGamut: parsed.inGamut }));
+  return json(
+    describeColor(parsed.rgb, parsed.name, {
+      alpha: parsed.alpha,
+      inGamut: parsed.inGamut,
+      extendedName: parsed.extendedName,
+    }),
+  );
 }

@@ -16,11 +16,12 @@ import {
 } from "./schema";
 
 const DESCRIPTION =
-  "Give exactly one of `hex` (#rrggbb, #rgb, or with alpha #rrggbbaa, #rgba), `rgb`, `hsl`, `hsv`, `cmyk`, `lab`, `lch`, `oklab`, `oklch`, `xyz` (each an object or a CSS Color 4 notation such as `rgb(255 0 0 / 0.5)`, `lab(54.29 80.8 69.89)`, `oklch(62.8% 0.2577 29.23)` or `color(xyz-d65 0.4124 0.2126 0.0193)`), `name` (one of the 148 CSS named colours) or `color` (a string in any of these notations). " +
+  "Give exactly one of `hex` (#rrggbb, #rgb, or with alpha #rrggbbaa, #rgba), `rgb`, `hsl`, `hsv`, `cmyk`, `lab`, `lch`, `oklab`, `oklch`, `xyz` (each an object or a CSS Color 4 notation such as `rgb(255 0 0 / 0.5)`, `lab(54.29 80.8 69.89)`, `oklch(62.8% 0.2577 29.23)` or `color(xyz-d65 0.4124 0.2126 0.0193)`), `name` (one of the 148 CSS named colours, or one of the 4,961 names of color-name-list's best-of selection such as `Absolute Zero`; CSS names win) or `color` (a string in any of these notations). " +
   "Alpha is read after a slash (`/ 0.5` or `/ 50%`), as a fourth value in the legacy comma form (`rgba(255, 0, 0, 0.5)`), from #rrggbbaa, or as `alpha` in an object form, and is carried into `alpha`, `hex8` and the `css` strings. " +
   "Percentages are 0–100. Every output form is derived from the same 8-bit sRGB value, with HSL, HSV and CMYK rounded to one decimal (CMYK is the plain, profile-free conversion). " +
   "`lab` and `lch` are CSS Color 4's: CIE Lab relative to D50 (Bradford-adapted from sRGB's D65), 2 decimals (precisions with which every 8-bit colour reads back as itself); `oklab` and `oklch` are Ottosson's OKLab, 5 decimals (hue 3); `xyz` is CIE XYZ relative to D65 with white at Y = 1, 5 decimals. A Lab, LCH, OKLab, OKLCH or XYZ input outside sRGB is clipped channel by channel and flagged `inGamut: false`. " +
   "`name` is the nearest CSS named colour by CIE76 ΔE*ab, the Euclidean distance in CIELAB under D65, given in `distance` (0 when `exactName`; a ΔE below about 2.3 is hard to see). " +
+  "`extendedName` is the nearest name, by the same measure, in that larger list (color-name-list 14.51.0, best of, MIT), which the answer names in `extendedName.list`. " +
   "`contrast` holds the WCAG 2.x contrast ratios against black and white (1 to 21), and `readableOn` names the one with the higher ratio.";
 
 export const definition: HostedApiDefinition = {
@@ -56,6 +57,11 @@ export const definition: HostedApiDefinition = {
           oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
           xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
           inGamut: true,
+          extendedName: {
+            list: "color-name-list 14.51.0, best of (MIT)",
+            name: "God of Rain",
+            distance: 2.77,
+          },
           css: {
             hex: "#3366cc",
             rgb: "rgb(51 102 204)",
@@ -101,6 +107,11 @@ export const definition: HostedApiDefinition = {
           oklch: { l: 0.62796, c: 0.25768, h: 29.234 },
           xyz: { x: 0.41239, y: 0.21264, z: 0.01933 },
           inGamut: true,
+          extendedName: {
+            list: "color-name-list 14.51.0, best of (MIT)",
+            name: "Red",
+            distance: 0,
+          },
           css: {
             hex: "#ff000080",
             rgb: "rgb(255 0 0 / 0.5)",
@@ -155,6 +166,11 @@ export const definition: HostedApiDefinition = {
             oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
             xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
             inGamut: true,
+            extendedName: {
+              list: "color-name-list 14.51.0, best of (MIT)",
+              name: "God of Rain",
+              distance: 2.77,
+            },
             css: {
               hex: "#3366cc",
               rgb: "rgb(51 102 204)",
@@ -186,6 +202,11 @@ export const definition: HostedApiDefinition = {
               oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
               xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
               inGamut: true,
+              extendedName: {
+                list: "color-name-list 14.51.0, best of (MIT)",
+                name: "God of Rain",
+                distance: 2.77,
+              },
               css: {
                 hex: "#3366cc",
                 rgb: "rgb(51 102 204)",
@@ -216,6 +237,11 @@ export const definition: HostedApiDefinition = {
               oklch: { l: 0.71396, c: 0.12931, h: 80.736 },
               xyz: { x: 0.36889, y: 0.3586, z: 0.08111 },
               inGamut: true,
+              extendedName: {
+                list: "color-name-list 14.51.0, best of (MIT)",
+                name: "Local Curry",
+                distance: 3.38,
+              },
               css: {
                 hex: "#cc9933",
                 rgb: "rgb(204 153 51)",

@@ -59,7 +59,11 @@ function requireExactlyOne(input: Partial<Record<(typeof INPUT_KEYS)[number], un
 
 const STRING_FIELDS = {
   hex: notation().optional().describe('"#ff0000", "ff0000", "#f00", or with alpha "#ff000080" or "#f008"'),
-  name: notation().optional().describe('a CSS named colour such as "rebeccapurple"; case and spaces are ignored'),
+  name: notation()
+    .optional()
+    .describe(
+      'a CSS named colour such as "rebeccapurple", or a name from color-name-list\'s best of such as "Absolute Zero"; case and spaces are ignored, and CSS names win',
+    ),
   color: notation().optional().describe("one string in any of the notations above"),
 };
 
@@ -182,6 +186,13 @@ export const ColorSchema = z.object({
   inGamut: z
     .boolean()
     .describe("false when a Lab, LCH, OKLab, OKLCH or XYZ input lay outside sRGB and was clipped channel by channel"),
+  extendedName: z
+    .object({
+      list: z.string().describe("the list the name comes from, with its version and licence"),
+      name: z.string(),
+      distance: z.number().min(0).describe("CIE76 ΔE*ab to that name, as for `distance`"),
+    })
+    .describe("the nearest name in a larger list than CSS's: 4,961 names from color-name-list's best-of selection"),
   css: z
     .object({
       hex: z.string(),

@@ -52,7 +52,7 @@ export async function handleColorScheme(input: SchemeQuery, _ctx: OperationConte
     const field = INPUT_KEYS.find((key) => input[key] !== undefined);
     return problemResult("invalid-input", parsed.message, { errors: { [field ?? "color"]: parsed.message } });
   }
-  const carried = { alpha: parsed.alpha, inGamut: parsed.inGamut };
+  const carried = { alpha: parsed.alpha, inGamut: parsed.inGamut, extendedName: parsed.extendedName };
   const seed = describeColor(parsed.rgb, parsed.name, carried);
   const count = input.count ?? DEFAULT_COUNT[input.mode];
   const colors = schemeHsl(seed.hsl, input.mode, count).map(({ h, s, l }) =>
