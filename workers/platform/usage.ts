@@ -1,6 +1,10 @@
 /** Reading the usage rollups (the gateway writes them). */
 export interface MonthUsage {
-  /** Successful calls this month: what counts against the quota. */
+  /**
+   * Successful (2xx) calls this period. The quota itself is the Meter's count, which also counts
+   * a refusal a handler made after reaching the network (decision 013); such calls show here
+   * under `errors`.
+   */
   calls: number;
   errors: number;
   byApi: { apiSlug: string; calls: number; errors: number }[];
