@@ -1,3 +1,6 @@
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { parseColor, WHITE } from "../_image/color";
+import { DEFAULT_QUALITY, encodeImage } from "../_image/encode";
 import { renderSvgToPng } from "../_render/svg-to-png";
 import { binary, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { createQrMatrix, QrCapacityError, type QrMatrix } from "./engine";
@@ -32,7 +35,7 @@ export async function handleQrCode(
   }
 
   const modulesAcross = matrix.size + 2 * input.margin;
-  if (input.format === "png" && input.size < modulesAcross * MIN_PIXELS_PER_MODULE) {
+  if (input.format !== "svg" && input.size < modulesAcross * MIN_PIXELS_PER_MODULE) {
     return problemResult(
       "invalid-input",
       `size ${input.size} px is too small for this code (${modulesAcross} modules across with the margin); use at least ${modulesAcross * MIN_PIXELS_PER_MODULE} px, a smaller margin, or shorter text.`,
@@ -49,11 +52,28 @@ export async function handleQrCode(
   });
   const headers = { "x-qr-version": String(matrix.version), "x-qr-error-correction": errorCorrection };
   if (input.format === "svg") return binary(svg, "image/svg+xml", headers);
+  let png: Uint8Array;
   try {
-    return binary(await renderSvgToPng(svg, { width: input.size }), "image/png", headers);
+    png = await renderSvgToPng(svg, { width: input.size });
   } catch (error) {
     // A logo resvg cannot decode is skipped, not thrown, so a throw here is the renderer's fault.
     console.error("qrcode: resvg failed", ctx.requestId, error);
     return problemResult("engine-failed", "The QR code could not be rendered to PNG.");
+  }
+  if (input.format === "png") return binary(png, "image/png", headers);
+  // JPEG and WebP re-encode resvg's PNG through the encoder the image APIs share, so the QR code
+  // and the image APIs agree on what a quality means. JPEG has no alpha: a transparent background
+  // is laid over white, the colour a scanner expects between dark modules.
+  const matte = parseColor(input.background) ?? WHITE;
+  let image: PhotonImage | undefined;
+  try {
+    image = PhotonImage.new_from_byteslice(png);
+    const encoded = await encodeImage(image, input.format, input.quality ?? DEFAULT_QUALITY, matte);
+    return binary(encoded.bytes, encoded.mimeType, headers);
+  } catch (error) {
+    console.error("qrcode: encoding failed", ctx.requestId, input.format, error);
+    return problemResult("engine-failed", `The QR code could not be encoded as ${input.format}.`);
+  } finally {
+    image?.free();
   }
 }

@@ -23,14 +23,16 @@ export const definition: HostedApiDefinition = {
         `\`margin\` is the quiet zone in modules (0–20, default 4); \`errorCorrection\` L, M (default), Q or H.`,
         `\`foreground\` and \`background\` are hex colours (\`background\` may be "transparent"); \`dotStyle\` is square, dots or rounded, and the finder and alignment patterns stay square so scanners lock on.`,
         `\`logo\` is an optional data: URL (PNG, JPEG or SVG, at most ${LOGO_MAX_BYTES / 1024} KB) drawn centred on a white pad spanning at most 20% of the code's width; it forces error correction H. \`logoMargin\` sets the space around it in pixels.`,
+        `\`format\` is png (default), svg, jpeg or webp; \`quality\` (1–100, default 85) applies to jpeg and webp, which are re-encoded from the PNG. JPEG has no transparency, so a transparent background comes out white; WebP is lossy and keeps it. GIF is not offered: no encoder in the Worker writes it.`,
         `The response carries \`x-qr-version\` and \`x-qr-error-correction\` headers.`,
       ].join(" "),
       inputSource: "json",
       input: QrCodeInputSchema,
       output: {
         kind: "binary",
-        mimeTypes: ["image/png", "image/svg+xml"],
-        description: "The QR code: PNG bytes (format png, the default) or SVG markup (format svg), size × size pixels.",
+        mimeTypes: ["image/png", "image/svg+xml", "image/jpeg", "image/webp"],
+        description:
+          "The QR code, size × size pixels: PNG bytes (format png, the default), SVG markup (svg), JPEG bytes (jpeg) or lossy WebP bytes (webp).",
       },
       example: {
         text: "https://portico.dev/docs/api/qrcode",

@@ -1,4 +1,6 @@
+import { PhotonImage } from "@cf-wasm/photon/workerd";
 import fc from "fast-check";
+import jsQR from "jsqr";
 import { describe, expect, it } from "vitest";
 import { createTestContext } from "../../../tests/hosted-context";
 import { decodePng, decodeQrPng, parseXmlRoot, pixelAt, readPngSize } from "../_render/image-test-helpers";
@@ -224,6 +226,85 @@ function finderCorner(png: Uint8Array): number {
   while (offset < image.width && (pixelAt(image, offset, offset)[0] ?? 255) >= 128) offset += 1;
   return offset;
 }
+
+/**
+ * JPEG and WebP are read back by photon (the Rust `image` crate's decoders, not the encoders that
+ * wrote them), laid over white as a scanner sees them, and scanned by jsQR.
+ */
+function decodeQrRaster(bytes: Uint8Array): string | null {
+  const image = PhotonImage.new_from_byteslice(bytes);
+  const width = image.get_width();
+  const height = image.get_height();
+  const data = image.get_raw_pixels();
+  image.free();
+  const pixels = new Uint8ClampedArray(data.length);
+  for (let index = 0; index < data.length; index += 4) {
+    const alpha = (data[index + 3] ?? 0) / 255;
+    for (let channel = 0; channel < 3; channel++) {
+      pixels[index + channel] = Math.round((data[index + channel] ?? 0) * alpha + 255 * (1 - alpha));
+    }
+    pixels[index + 3] = 255;
+  }
+  return jsQR(pixels, width, height, { inversionAttempts: "dontInvert" })?.data ?? null;
+}
+
+describe("qrcode in JPEG and WebP", () => {
+  const levels = ["L", "M", "Q", "H"] as const;
+  const cases = levels.flatMap((level) =>
+    (
+      [
+        ["jpeg", "image/jpeg"],
+        ["webp", "image/webp"],
+      ] as const
+    ).map(([format, mimeType]) => ({ level, format, mimeType })),
+  );
+
+  it.each(cases)("$format at error correction $level decodes back to its text", async ({ level, format, mimeType }) => {
+    const result = await binaryOf({ text: URL_TEXT, errorCorrection: level, format });
+    expect(result.contentType).toBe(mimeType);
+    expect(result.headers?.["x-qr-error-correction"]).toBe(level);
+    expect(decodeQrRaster(result.body as Uint8Array)).toBe(URL_TEXT);
+  });
+
+  it("JPEG of a transparent background is flattened onto white, not black", async () => {
+    const result = await binaryOf({ text: URL_TEXT, background: "transparent", format: "jpeg" });
+    const image = PhotonImage.new_from_byteslice(result.body as Uint8Array);
+    const corner = Array.from(image.get_raw_pixels().slice(0, 4));
+    image.free();
+    for (const channel of corner.slice(0, 3)) expect(channel).toBeGreaterThan(245);
+    expect(decodeQrRaster(result.body as Uint8Array)).toBe(URL_TEXT);
+  });
+
+  it("JPEG takes the background colour asked for", async () => {
+    const result = await binaryOf({ text: URL_TEXT, background: "#fff59d", format: "jpeg" });
+    const image = PhotonImage.new_from_byteslice(result.body as Uint8Array);
+    const [r, g, b] = Array.from(image.get_raw_pixels().slice(0, 4));
+    image.free();
+    expect(Math.abs((r ?? 0) - 0xff)).toBeLessThan(8);
+    expect(Math.abs((g ?? 0) - 0xf5)).toBeLessThan(8);
+    expect(Math.abs((b ?? 0) - 0x9d)).toBeLessThan(8);
+  });
+
+  it("WebP keeps a transparent background transparent", async () => {
+    const result = await binaryOf({ text: URL_TEXT, background: "transparent", format: "webp" });
+    const image = PhotonImage.new_from_byteslice(result.body as Uint8Array);
+    const alpha = image.get_raw_pixels()[3];
+    image.free();
+    expect(alpha).toBe(0);
+  });
+
+  it("a lower quality gives a smaller WebP that still decodes", async () => {
+    const low = await binaryOf({ text: URL_TEXT, format: "webp", quality: 40 });
+    const high = await binaryOf({ text: URL_TEXT, format: "webp", quality: 100 });
+    expect(low.body.length).toBeLessThan(high.body.length);
+    expect(decodeQrRaster(low.body as Uint8Array)).toBe(URL_TEXT);
+  });
+
+  it("refuses GIF, which no encoder in the project writes", () => {
+    const parsed = createQrCode.input.safeParse({ text: URL_TEXT, format: "gif" });
+    expect(parsed.success).toBe(false);
+  });
+});
 
 describe("qrcode answers bad requests with a problem", () => {
   it("refuses a text too long for level H when a logo forces it", async () => {
@@ -517,7 +598,7 @@ describe("qrcode properties", () => {
       errorCorrection: field(fc.constantFrom("L", "M", "Q", "H")),
       foreground: field(fc.constantFrom("#000", "#123456", "ffffff")),
       background: field(fc.constantFrom("transparent", "#fff", "#000000")),
-      format: field(fc.constantFrom("png", "svg")),
+      format: field(fc.constantFrom("png", "svg", "jpeg", "webp")),
       dotStyle: field(fc.constantFrom("square", "dots", "rounded")),
       logo: field(
         fc.constantFrom(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HexColorSchema, HexOrTransparentSchema } from "../_render/color";
+import { QualitySchema } from "../_image/encode";
 import { LogoSchema } from "./logo";
 
 /** Byte-mode capacity of version 40 at level L; fewer fit at M, Q and H, and in UTF-8 beyond ASCII. */
@@ -38,7 +39,13 @@ export const QrCodeInputSchema = z.object({
     .describe("L 7%, M 15%, Q 25%, H 30% recoverable; H is forced when a logo is present."),
   foreground: HexColorSchema.default("#000000"),
   background: HexOrTransparentSchema.default("#ffffff"),
-  format: z.enum(["png", "svg"]).default("png"),
+  format: z
+    .enum(["png", "svg", "jpeg", "webp"])
+    .default("png")
+    .describe(
+      "png (lossless, keeps transparency), svg, jpeg (no alpha: a transparent background becomes white) or webp (lossy, keeps transparency). No GIF: no encoder in the Worker writes it.",
+    ),
+  quality: QualitySchema.optional(),
   dotStyle: z
     .enum(["square", "dots", "rounded"])
     .default("square")
