@@ -4,6 +4,7 @@
  */
 import { getPositions } from "qrcode/lib/core/alignment-pattern.js";
 import { create } from "qrcode/lib/core/qrcode.js";
+import type { QrCharset } from "./schema";
 
 export type ErrorCorrectionLevel = "L" | "M" | "Q" | "H";
 
@@ -22,10 +23,25 @@ export class QrCapacityError extends Error {}
 const FINDER_SIZE = 7;
 const ALIGNMENT_RADIUS = 2;
 
-export function createQrMatrix(text: string, errorCorrection: ErrorCorrectionLevel): QrMatrix {
+/**
+ * The code's data: the text itself, which `qrcode` splits into numeric, alphanumeric and byte
+ * segments and writes as UTF-8, or for ISO-8859-1 text beyond ASCII one byte segment of its
+ * Latin-1 bytes (the caller has checked every character is at most U+00FF). ASCII is the same
+ * bytes in both, so it keeps the library's smaller segments.
+ */
+function dataFor(text: string, charset: QrCharset): Parameters<typeof create>[0] {
+  if (charset === "UTF-8" || !/[^\x00-\x7f]/.test(text)) return text;
+  return [{ data: Uint8Array.from(text, (character) => character.charCodeAt(0)), mode: "byte" }];
+}
+
+export function createQrMatrix(
+  text: string,
+  errorCorrection: ErrorCorrectionLevel,
+  charset: QrCharset = "UTF-8",
+): QrMatrix {
   let code: ReturnType<typeof create>;
   try {
-    code = create(text, { errorCorrectionLevel: errorCorrection });
+    code = create(dataFor(text, charset), { errorCorrectionLevel: errorCorrection });
   } catch (error) {
     // The encoder's only input error: anything else is a fault of the engine, and stays thrown.
     if (error instanceof Error && error.message.includes("too big to be stored")) {

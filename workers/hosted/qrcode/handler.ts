@@ -22,7 +22,7 @@ export async function handleQrCode(
 
   let matrix: QrMatrix;
   try {
-    matrix = createQrMatrix(input.text, errorCorrection);
+    matrix = createQrMatrix(input.text, errorCorrection, input.charset);
   } catch (error) {
     if (error instanceof QrCapacityError) {
       const hint = input.logo

@@ -3,7 +3,14 @@ import fc from "fast-check";
 import jsQR from "jsqr";
 import { describe, expect, it } from "vitest";
 import { createTestContext } from "../../../tests/hosted-context";
-import { decodePng, decodeQrPng, parseXmlRoot, pixelAt, readPngSize } from "../_render/image-test-helpers";
+import {
+  decodePng,
+  decodeQrPng,
+  flattenOnWhite,
+  parseXmlRoot,
+  pixelAt,
+  readPngSize,
+} from "../_render/image-test-helpers";
 import { renderSvgToPng } from "../_render/svg-to-png";
 import type { HandlerResult, Operation } from "../definition";
 import { createQrMatrix } from "./engine";
@@ -306,6 +313,56 @@ describe("qrcode in JPEG and WebP", () => {
   });
 });
 
+describe("qrcode charset", () => {
+  const LATIN1_TEXT = "Café crème à Zürich, ½ × 3 ¿sí?";
+
+  /** The code's bytes as jsQR reads them (its `data` is UTF-8 only, empty when the bytes are not). */
+  function scannedBytes(png: Uint8Array): number[] {
+    const image = flattenOnWhite(decodePng(png));
+    const scanned = jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" });
+    if (!scanned) throw new Error("jsQR found no code");
+    return scanned.binaryData;
+  }
+
+  it("a Latin-1 text round-trips through jsQR in UTF-8", async () => {
+    const png = await pngOf({ text: LATIN1_TEXT, charset: "UTF-8" });
+    expect(decodeQrPng(png)).toBe(LATIN1_TEXT);
+    expect(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(scannedBytes(png)))).toBe(LATIN1_TEXT);
+  });
+
+  it("a Latin-1 text round-trips through jsQR in ISO-8859-1, one byte per character", async () => {
+    const bytes = scannedBytes(await pngOf({ text: LATIN1_TEXT, charset: "ISO-8859-1" }));
+    expect(bytes).toHaveLength(LATIN1_TEXT.length);
+    expect(String.fromCharCode(...bytes)).toBe(LATIN1_TEXT);
+  });
+
+  it("ISO-8859-1 stores one byte per character, UTF-8 two for each accented one", async () => {
+    // 160 Latin-1 letters: 160 bytes in ISO-8859-1, 320 in UTF-8, which needs a larger version.
+    const text = "é".repeat(160);
+    const latin1 = await binaryOf({ text, charset: "ISO-8859-1", format: "svg" });
+    const utf8 = await binaryOf({ text, charset: "UTF-8", format: "svg" });
+    expect(Number(latin1.headers?.["x-qr-version"])).toBeLessThan(Number(utf8.headers?.["x-qr-version"]));
+  });
+
+  it("defaults to UTF-8, so text beyond Latin-1 still encodes", async () => {
+    expect(decodeQrPng(await pngOf({ text: "Grüße, 東京 🚀" }))).toBe("Grüße, 東京 🚀");
+  });
+
+  it("refuses text outside Latin-1 for ISO-8859-1, naming the field", () => {
+    const parsed = createQrCode.input.safeParse({ text: "Tokyo 東京", charset: "ISO-8859-1" });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    const issue = parsed.error.issues[0];
+    expect(issue?.path).toEqual(["text"]);
+    expect(issue?.message).toMatch(/ISO-8859-1/);
+    expect(issue?.message).toContain("東");
+  });
+
+  it("refuses a charset it does not know", () => {
+    expect(createQrCode.input.safeParse({ text: "x", charset: "Shift_JIS" }).success).toBe(false);
+  });
+});
+
 describe("qrcode answers bad requests with a problem", () => {
   it("refuses a text too long for level H when a logo forces it", async () => {
     const result = await call({ text: "x".repeat(2000), logo: await redPngLogo() });
@@ -599,6 +656,7 @@ describe("qrcode properties", () => {
       foreground: field(fc.constantFrom("#000", "#123456", "ffffff")),
       background: field(fc.constantFrom("transparent", "#fff", "#000000")),
       format: field(fc.constantFrom("png", "svg", "jpeg", "webp")),
+      charset: field(fc.constantFrom("UTF-8", "ISO-8859-1")),
       dotStyle: field(fc.constantFrom("square", "dots", "rounded")),
       logo: field(
         fc.constantFrom(

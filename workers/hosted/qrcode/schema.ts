@@ -7,7 +7,17 @@ import { LogoSchema } from "./logo";
 export const QR_TEXT_MAX = 2953;
 export const QR_SIZE = { min: 64, max: 2048, default: 300 } as const;
 
-export const QrCodeInputSchema = z.object({
+export const QR_CHARSETS = ["UTF-8", "ISO-8859-1"] as const;
+export type QrCharset = (typeof QR_CHARSETS)[number];
+
+/** The first character ISO-8859-1 has no byte for (above U+00FF), or null when all fit. */
+export function firstNonLatin1(text: string): string | null {
+  for (const character of text) if ((character.codePointAt(0) ?? 0) > 0xff) return character;
+  return null;
+}
+
+export const QrCodeInputSchema = z
+  .object({
   text: z
     .string()
     .min(1)
@@ -39,6 +49,12 @@ export const QrCodeInputSchema = z.object({
     .describe("L 7%, M 15%, Q 25%, H 30% recoverable; H is forced when a logo is present."),
   foreground: HexColorSchema.default("#000000"),
   background: HexOrTransparentSchema.default("#ffffff"),
+  charset: z
+    .enum(QR_CHARSETS)
+    .default("UTF-8")
+    .describe(
+      "How the text becomes bytes in the code: UTF-8 (any text; what phone scanners expect) or ISO-8859-1 (one byte per character, so Latin-1 text fits a smaller code; QR's default byte charset, read by older scanners).",
+    ),
   format: z
     .enum(["png", "svg", "jpeg", "webp"])
     .default("png")
@@ -58,6 +74,16 @@ export const QrCodeInputSchema = z.object({
     .max(200)
     .optional()
     .describe("Space between the logo and the edge of its white pad, in pixels; default a tenth of the pad."),
-});
+  })
+  .superRefine((input, ctx) => {
+    if (input.charset !== "ISO-8859-1") return;
+    const outside = firstNonLatin1(input.text);
+    if (outside === null) return;
+    ctx.addIssue({
+      code: "custom",
+      path: ["text"],
+      message: `holds "${outside}", which ISO-8859-1 cannot encode; use charset UTF-8 or only characters up to U+00FF.`,
+    });
+  });
 
 export type QrCodeInput = z.output<typeof QrCodeInputSchema>;
