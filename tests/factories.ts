@@ -235,3 +235,43 @@ export async function expectProblem(
   expect(body.type).toBe(`https://portico.dev/problems/${type}`);
   return body;
 }
+
+/**
+ * A multipart/form-data body written by hand: FormData refuses to send some hostile field names
+ * (one ending in a backslash), and the server must cope with whatever arrives. Quotes and line
+ * breaks in names are escaped as browsers do (HTML's form encoding), everything else is sent.
+ */
+export function multipartOf(
+  fields: Record<string, string>,
+  file?: { name: string; filename: string; type: string; bytes: Uint8Array },
+): { rawBody: Uint8Array<ArrayBuffer>; contentType: string } {
+  const boundary = `----portico-test-${crypto.randomUUID()}`;
+  const escapeName = (name: string) =>
+    name.toWellFormed().replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value.toWellFormed()}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    parts.push(
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(file.name)}"; filename="${escapeName(file.filename)}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      encoder.encode("\r\n"),
+    );
+  }
+  parts.push(encoder.encode(`--${boundary}--\r\n`));
+  const body = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  return { rawBody: body, contentType: `multipart/form-data; boundary=${boundary}` };
+}

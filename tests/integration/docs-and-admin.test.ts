@@ -61,6 +61,8 @@ describe("OpenAPI document", () => {
     expect(Object.keys(qr?.responses["200"]?.content ?? {})).toEqual([
       "image/png",
       "image/svg+xml",
+      "image/jpeg",
+      "image/webp",
       "application/json",
     ]);
   });

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InputSource } from "~workers/hosted/definition";
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
-import { callHosted, createAccountWithKey } from "../factories";
+import { callHosted, createAccountWithKey, multipartOf } from "../factories";
 
 const RUNS_PER_OPERATION = 40;
 
@@ -54,43 +54,6 @@ function pathFor(path: string, input: Record<string, unknown>): string {
 /** A form field's text: strings as they are, anything else as JSON. */
 const fieldText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "null"));
 
-/**
- * A multipart/form-data body written by hand: FormData refuses to send some hostile field names
- * (one ending in a backslash), and the server must cope with whatever arrives. Quotes and line
- * breaks in names are escaped as browsers do (HTML's form encoding), everything else is sent.
- */
-function multipartOf(
-  record: Record<string, unknown>,
-  file: Uint8Array,
-): { rawBody: Uint8Array<ArrayBuffer>; contentType: string } {
-  const boundary = `----portico-property-${crypto.randomUUID()}`;
-  const escapeName = (name: string) =>
-    name.toWellFormed().replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  for (const [name, value] of Object.entries(record)) {
-    parts.push(
-      encoder.encode(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${fieldText(value).toWellFormed()}\r\n`,
-      ),
-    );
-  }
-  parts.push(
-    encoder.encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="random.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    file,
-    encoder.encode(`\r\n--${boundary}--\r\n`),
-  );
-  const body = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    body.set(part, offset);
-    offset += part.length;
-  }
-  return { rawBody: body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 const takesUploads = (source: InputSource) => source === "multipart" || source === "json-or-multipart";
 
 const CASES = HOSTED_DEFINITIONS.flatMap((definition) => [
@@ -129,7 +92,13 @@ describe.each(CASES)("$label", ({ method, path: template, example, uploads }) =>
           }
           const response =
             uploads && asForm
-              ? await callHosted(SELF, method, path, { key, ...multipartOf(record, file) })
+              ? await callHosted(SELF, method, path, {
+                  key,
+                  ...multipartOf(
+                    Object.fromEntries(Object.entries(record).map(([name, value]) => [name, fieldText(value)])),
+                    { name: "image", filename: "random.png", type: "image/png", bytes: file },
+                  ),
+                })
               : await callHosted(SELF, method, path, { key, body: usesQuery ? undefined : record });
           const status = response.status;
           if (status >= 400) {
