@@ -398,9 +398,9 @@ describe("colorconvert: schemes", () => {
     for (const [index, want] of expected.entries()) {
       const got = colors[index]?.rgb ?? { r: -9, g: -9, b: -9 };
       const [r = 0, g = 0, b = 0] = referenceRgb(want.h, want.s, want.l);
-      expect(Math.abs(got.r - r) + Math.abs(got.g - g) + Math.abs(got.b - b), JSON.stringify(want)).toBeLessThanOrEqual(
-        1,
-      );
+      // Within one level per channel: each channel is rounded to a byte on its own, on both sides.
+      const off = Math.max(Math.abs(got.r - r), Math.abs(got.g - g), Math.abs(got.b - b));
+      expect(off, JSON.stringify(want)).toBeLessThanOrEqual(1);
     }
   }
 
@@ -440,7 +440,8 @@ describe("colorconvert: schemes", () => {
         });
         expectColorsNear(answer.colors, expected);
       }),
-      { numRuns: 200 },
+      // Found by this test: two channels each one level off (the check summed them before).
+      { numRuns: 200, examples: [[62, 62, 186, "monochrome", 4]] },
     );
   });
 
