@@ -24,8 +24,8 @@ const DESCRIPTION =
   "`extendedName` is the nearest name, by the same measure, in that larger list (color-name-list 14.51.0, best of, MIT), which the answer names in `extendedName.list`. " +
   "`contrast` holds the WCAG 2.x contrast ratios against black and white (1 to 21), and `readableOn` names the one with the higher ratio.";
 
-/** The scheme example's seed, which is also its first colour. */
-const SCHEME_EXAMPLE_SEED = {
+/** #3366cc as the conversion answers it: the examples of the conversions and of the scheme's seed. */
+const ROYAL_BLUE = {
   hex: "#3366cc",
   hex8: "#3366ccff",
   alpha: 1,
@@ -75,41 +75,7 @@ export const definition: HostedApiDefinition = {
       output: {
         kind: "json",
         schema: ColorSchema,
-        example: {
-          hex: "#3366cc",
-          hex8: "#3366ccff",
-          alpha: 1,
-          rgb: { r: 51, g: 102, b: 204 },
-          hsl: { h: 220, s: 60, l: 50 },
-          hsv: { h: 220, s: 75, v: 80 },
-          cmyk: { c: 75, m: 50, y: 0, k: 20 },
-          name: "royalblue",
-          distance: 10.94,
-          exactName: false,
-          contrast: { black: 3.91, white: 5.37 },
-          readableOn: "white",
-          lab: { l: 44.12, a: 10.95, b: -59.09 },
-          lch: { l: 44.12, c: 60.09, h: 280.5 },
-          oklab: { l: 0.53248, a: -0.02251, b: -0.16635 },
-          oklch: { l: 0.53248, c: 0.16787, h: 262.293 },
-          xyz: { x: 0.17014, y: 0.14565, z: 0.59043 },
-          inGamut: true,
-          extendedName: {
-            list: "color-name-list 14.51.0, best of (MIT)",
-            name: "God of Rain",
-            distance: 2.77,
-          },
-          css: {
-            hex: "#3366cc",
-            rgb: "rgb(51 102 204)",
-            hsl: "hsl(220 60% 50%)",
-            lab: "lab(44.12 10.95 -59.09)",
-            lch: "lch(44.12 60.09 280.5)",
-            oklab: "oklab(0.53248 -0.02251 -0.16635)",
-            oklch: "oklch(0.53248 0.16787 262.293)",
-            xyz: "color(xyz-d65 0.17014 0.14565 0.59043)",
-          },
-        },
+        example: ROYAL_BLUE,
       },
       example: { hex: "#3366cc" },
       handler: handleConvertColor,
@@ -184,9 +150,9 @@ export const definition: HostedApiDefinition = {
         schema: SchemeSchema,
         example: {
           mode: "complementary",
-          seed: SCHEME_EXAMPLE_SEED,
+          seed: ROYAL_BLUE,
           colors: [
-            SCHEME_EXAMPLE_SEED,
+            ROYAL_BLUE,
             {
               hex: "#cc9933",
               hex8: "#cc9933ff",
