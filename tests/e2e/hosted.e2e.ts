@@ -31,12 +31,15 @@ test("create a key, then shorten a link and draw an avatar from the live demos, 
   await page.getByLabel("Call").selectOption("getShortLinkStats");
   expect(JSON.parse(await page.getByLabel(/^Input/).inputValue())).toEqual({ alias: created.alias });
   await page.getByText("alias comes from your last answer.").waitFor();
+  // A new account is on Free, 2 calls a second: a person clicking this fast would see the 429.
+  await page.waitForTimeout(1_100);
   await page.getByRole("button", { name: "Send GET" }).click();
   await page.getByText(`"alias": "${created.alias}"`).waitFor();
   expect(await page.getByTestId("demo-status").textContent()).toBe("200");
 
   // An image answer is drawn: the avatar demo's default input renders a picture that loaded.
   await openPage(page, "/avatar/live-demo");
+  await page.waitForTimeout(1_100);
   await page.getByRole("button", { name: "Send POST" }).click();
   await page.getByTestId("demo-status").waitFor();
   expect(await page.getByTestId("demo-status").textContent()).toBe("200");
