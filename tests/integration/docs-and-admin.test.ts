@@ -63,6 +63,7 @@ describe("OpenAPI document", () => {
       "image/svg+xml",
       "image/jpeg",
       "image/webp",
+      "image/gif",
       "application/json",
     ]);
   });

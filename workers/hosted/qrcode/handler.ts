@@ -1,9 +1,11 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { parseColor, WHITE } from "../_image/color";
 import { DEFAULT_QUALITY, encodeImage } from "../_image/encode";
+import { toPixels } from "../_image/pixels";
 import { renderSvgToPng } from "../_render/svg-to-png";
 import { binary, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { createQrMatrix, QrCapacityError, type QrMatrix } from "./engine";
+import { encodeGif } from "./gif";
 import { renderQrSvg } from "./render-svg";
 import type { QrCodeInput } from "./schema";
 
@@ -61,13 +63,15 @@ export async function handleQrCode(
     return problemResult("engine-failed", "The QR code could not be rendered to PNG.");
   }
   if (input.format === "png") return binary(png, "image/png", headers);
-  // JPEG and WebP re-encode resvg's PNG through the encoder the image APIs share, so the QR code
+  // JPEG, WebP and GIF re-encode resvg's PNG through the encoder the image APIs share, so the QR code
   // and the image APIs agree on what a quality means. JPEG has no alpha: a transparent background
   // is laid over white, the colour a scanner expects between dark modules.
   const matte = parseColor(input.background) ?? WHITE;
   let image: PhotonImage | undefined;
   try {
     image = PhotonImage.new_from_byteslice(png);
+    // GIF takes resvg's pixels as they are: a palette of exactly their colours where 256 suffice.
+    if (input.format === "gif") return binary(encodeGif(toPixels(image)), "image/gif", headers);
     const encoded = await encodeImage(image, input.format, input.quality ?? DEFAULT_QUALITY, matte);
     return binary(encoded.bytes, encoded.mimeType, headers);
   } catch (error) {

@@ -24,16 +24,16 @@ export const definition: HostedApiDefinition = {
         `\`foreground\` and \`background\` are hex colours (\`background\` may be "transparent"); \`dotStyle\` is square, dots or rounded, and the finder and alignment patterns stay square so scanners lock on.`,
         `\`logo\` is an optional data: URL (PNG, JPEG or SVG, at most ${LOGO_MAX_BYTES / 1024} KB) drawn centred on a white pad spanning at most 20% of the code's width; it forces error correction H. \`logoMargin\` sets the space around it in pixels.`,
         `\`charset\` is UTF-8 (default; any text) or ISO-8859-1 (one byte per character, so Latin-1 text fits a smaller code); with ISO-8859-1 a text holding a character beyond U+00FF is refused with a 422 on \`text\`.`,
-        `\`format\` is png (default), svg, jpeg or webp; \`quality\` (1–100, default 85) applies to jpeg and webp, which are re-encoded from the PNG. JPEG has no transparency, so a transparent background comes out white; WebP is lossy and keeps it. GIF is not offered: no encoder in the Worker writes it.`,
+        `\`format\` is png (default), svg, jpeg, webp or gif; \`quality\` (1–100, default 85) applies to jpeg and webp, which are re-encoded from the PNG. JPEG has no transparency, so a transparent background comes out white; WebP is lossy and keeps it; GIF holds the PNG's exact colours (up to 256) and keeps a transparent background with its one-bit transparency.`,
         `The response carries \`x-qr-version\` and \`x-qr-error-correction\` headers.`,
       ].join(" "),
       inputSource: "json",
       input: QrCodeInputSchema,
       output: {
         kind: "binary",
-        mimeTypes: ["image/png", "image/svg+xml", "image/jpeg", "image/webp"],
+        mimeTypes: ["image/png", "image/svg+xml", "image/jpeg", "image/webp", "image/gif"],
         description:
-          "The QR code, size × size pixels: PNG bytes (format png, the default), SVG markup (svg), JPEG bytes (jpeg) or lossy WebP bytes (webp).",
+          "The QR code, size × size pixels: PNG bytes (format png, the default), SVG markup (svg), JPEG bytes (jpeg), lossy WebP bytes (webp) or GIF bytes (gif).",
       },
       example: {
         text: "https://portico.dev/docs/api/qrcode",

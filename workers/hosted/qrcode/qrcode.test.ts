@@ -14,6 +14,7 @@ import {
 import { renderSvgToPng } from "../_render/svg-to-png";
 import type { HandlerResult, Operation } from "../definition";
 import { createQrMatrix } from "./engine";
+import { decodeGif, type GifImage } from "./gif-test-decoder";
 import { definition } from "./index";
 import { adaptLegacyQrCode } from "./legacy";
 import { LOGO_MAX_BYTES } from "./logo";
@@ -307,9 +308,63 @@ describe("qrcode in JPEG and WebP", () => {
     expect(decodeQrRaster(low.body as Uint8Array)).toBe(URL_TEXT);
   });
 
-  it("refuses GIF, which no encoder in the project writes", () => {
-    const parsed = createQrCode.input.safeParse({ text: URL_TEXT, format: "gif" });
-    expect(parsed.success).toBe(false);
+});
+
+describe("qrcode in GIF", () => {
+  /** A size on the module grid (8 px a module), so every module's centre pixel is unambiguous. */
+  function gridSize(text: string, level: "L" | "M" | "Q" | "H", margin = 4): number {
+    return (createQrMatrix(text, level).size + 2 * margin) * 8;
+  }
+
+  async function gifOf(raw: Record<string, unknown>): Promise<{ result: Extract<HandlerResult, { kind: "binary" }>; image: GifImage }> {
+    const result = await binaryOf({ ...raw, format: "gif" });
+    expect(result.contentType).toBe("image/gif");
+    if (typeof result.body === "string") throw new Error("expected GIF bytes");
+    return { result, image: decodeGif(result.body) };
+  }
+
+  it.each(["L", "M", "Q", "H"] as const)(
+    "at error correction %s: read by a decoder written from the GIF spec, every module is where the matrix puts it, and jsQR reads the text",
+    async (level) => {
+      const size = gridSize(URL_TEXT, level);
+      const { result, image } = await gifOf({ text: URL_TEXT, errorCorrection: level, size });
+      expect(result.headers?.["x-qr-error-correction"]).toBe(level);
+      expect([image.width, image.height]).toEqual([size, size]);
+      const matrix = createQrMatrix(URL_TEXT, level);
+      for (let row = 0; row < matrix.size; row += 1) {
+        for (let column = 0; column < matrix.size; column += 1) {
+          const centre = pixelAt(image, (4 + column) * 8 + 4, (4 + row) * 8 + 4);
+          expect(centre, `module ${row},${column}`).toEqual(matrix.isDark(row, column) ? [0, 0, 0, 255] : [255, 255, 255, 255]);
+        }
+      }
+      expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
+    },
+  );
+
+  it("has exactly the PNG's pixels for a two-colour square code", async () => {
+    const input = { text: URL_TEXT, foreground: "#1a237e", background: "#fff59d", size: gridSize(URL_TEXT, "M") };
+    const { image } = await gifOf(input);
+    const png = decodePng(await pngOf(input));
+    expect(Array.from(image.pixels)).toEqual(Array.from(png.pixels));
+  });
+
+  it("keeps a transparent background transparent (GIF's one transparent index)", async () => {
+    const { image } = await gifOf({ text: URL_TEXT, background: "transparent" });
+    expect(pixelAt(image, 0, 0)[3]).toBe(0);
+    const flat = flattenOnWhite(image);
+    expect(jsQR(flat.pixels, flat.width, flat.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
+  });
+
+  it.each(["dots", "rounded"] as const)("antialiased %s modules fit GIF's 256 colours and still decode", async (dotStyle) => {
+    const { image } = await gifOf({ text: URL_TEXT, dotStyle, foreground: "#0f172a", background: "#fde68a" });
+    expect(image.paletteSize).toBeLessThanOrEqual(256);
+    expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
+  });
+
+  it("takes a logo, and the code still decodes", async () => {
+    const { image } = await gifOf({ text: URL_TEXT, logo: await redPngLogo(), size: 400 });
+    expect(pixelAt(image, 200, 200)).toEqual([0xe1, 0x1d, 0x48, 255]);
+    expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
   });
 });
 
@@ -655,7 +710,7 @@ describe("qrcode properties", () => {
       errorCorrection: field(fc.constantFrom("L", "M", "Q", "H")),
       foreground: field(fc.constantFrom("#000", "#123456", "ffffff")),
       background: field(fc.constantFrom("transparent", "#fff", "#000000")),
-      format: field(fc.constantFrom("png", "svg", "jpeg", "webp")),
+      format: field(fc.constantFrom("png", "svg", "jpeg", "webp", "gif")),
       charset: field(fc.constantFrom("UTF-8", "ISO-8859-1")),
       dotStyle: field(fc.constantFrom("square", "dots", "rounded")),
       logo: field(

@@ -10,6 +10,8 @@ export const QR_SIZE = { min: 64, max: 2048, default: 300 } as const;
 export const QR_CHARSETS = ["UTF-8", "ISO-8859-1"] as const;
 export type QrCharset = (typeof QR_CHARSETS)[number];
 
+export const QR_FORMATS = ["png", "svg", "jpeg", "webp", "gif"] as const;
+
 /** The first character ISO-8859-1 has no byte for (above U+00FF), or null when all fit. */
 export function firstNonLatin1(text: string): string | null {
   for (const character of text) if ((character.codePointAt(0) ?? 0) > 0xff) return character;
@@ -56,10 +58,10 @@ export const QrCodeInputSchema = z
       "How the text becomes bytes in the code: UTF-8 (any text; what phone scanners expect) or ISO-8859-1 (one byte per character, so Latin-1 text fits a smaller code; QR's default byte charset, read by older scanners).",
     ),
   format: z
-    .enum(["png", "svg", "jpeg", "webp"])
+    .enum(QR_FORMATS)
     .default("png")
     .describe(
-      "png (lossless, keeps transparency), svg, jpeg (no alpha: a transparent background becomes white) or webp (lossy, keeps transparency). No GIF: no encoder in the Worker writes it.",
+      "png (lossless, keeps transparency), svg, jpeg (no alpha: a transparent background becomes white), webp (lossy, keeps transparency) or gif (lossless up to 256 colours; a transparent background stays transparent, with GIF's one-bit alpha).",
     ),
   quality: QualitySchema.optional(),
   dotStyle: z
