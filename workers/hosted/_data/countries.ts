@@ -6,6 +6,15 @@
  */
 import type { Country } from "world-countries";
 import { callingCodeDigits, describeCallingCode } from "./calling-code";
+import {
+  dayOf,
+  describeCurrency,
+  loadCurrencyRegions,
+  tenderOn,
+  type Currency,
+  type CurrencyNames,
+  type RegionCurrencies,
+} from "./currencies";
 import { lazy } from "./lazy";
 
 export interface CountryFacts {
@@ -15,7 +24,8 @@ export interface CountryFacts {
   capital: string[];
   region: string;
   subregion: string;
-  currencies: { code: string; name: string; symbol: string }[];
+  /** Legal tender on the day asked, from CLDR (./currencies.ts), not world-countries' frozen list. */
+  currencies: Currency[];
   languages: { code: string; name: string }[];
   /** "+44", "+1-684"; null for the two territories without one. */
   callingCode: string | null;
@@ -41,7 +51,10 @@ export interface CountryFacts {
 }
 
 interface IndexedCountry {
-  facts: CountryFacts;
+  /** Everything but the currencies, which depend on the day. */
+  facts: Omit<CountryFacts, "currencies">;
+  /** world-countries' own names and symbols for the codes it lists. */
+  ownCurrencies: ReadonlyMap<string, { name: string; symbol: string }>;
   /**
    * The folded common name, for fragment searches. Official names are left out on purpose:
    * "Independent State of Samoa" would make "ind" find Samoa next to India and Indonesia.
@@ -63,18 +76,13 @@ export function foldText(value: string): string {
 
 function indexCountry(country: Country): IndexedCountry {
   const callingCode = describeCallingCode(country.idd);
-  const facts: CountryFacts = {
+  const facts: IndexedCountry["facts"] = {
     name: { common: country.name.common, official: country.name.official },
     cca2: country.cca2,
     cca3: country.cca3,
     capital: [...country.capital],
     region: country.region,
     subregion: country.subregion,
-    currencies: Object.entries(country.currencies).map(([code, currency]) => ({
-      code,
-      name: currency.name,
-      symbol: currency.symbol,
-    })),
     languages: Object.entries(country.languages).map(([code, name]) => ({ code, name })),
     callingCode: callingCode?.display ?? null,
     latlng: [country.latlng[0], country.latlng[1]],
@@ -97,17 +105,70 @@ function indexCountry(country: Country): IndexedCountry {
   };
   return {
     facts,
+    ownCurrencies: new Map(
+      Object.entries(country.currencies).map(([code, { name, symbol }]) => [code, { name, symbol }]),
+    ),
     searchName: foldText(country.name.common),
     callingCodes: callingCode?.matches ?? [],
     capitals: country.capital.map(foldText),
   };
 }
 
-const loadIndex = lazy(() =>
-  import("world-countries").then(({ default: countries }) =>
-    countries.map(indexCountry).sort((a, b) => a.facts.name.common.localeCompare(b.facts.name.common, "en")),
-  ),
-);
+/** The name and symbol most countries give each code in world-countries ("$" for USD, not "Rs" for ZAR). */
+function commonCurrencyNames(countries: readonly Country[]): Map<string, { name: string; symbol: string }> {
+  const votes = new Map<string, Map<string, { described: { name: string; symbol: string }; count: number }>>();
+  for (const country of countries) {
+    for (const [code, { name, symbol }] of Object.entries(country.currencies)) {
+      const forCode = votes.get(code) ?? new Map();
+      const key = `${name}\u0000${symbol}`;
+      const vote = forCode.get(key) ?? { described: { name, symbol }, count: 0 };
+      vote.count++;
+      forCode.set(key, vote);
+      votes.set(code, forCode);
+    }
+  }
+  return new Map(
+    [...votes].map(([code, forCode]) => [
+      code,
+      // Ties go to the first seen, so the answer does not depend on Map internals.
+      [...forCode.values()].reduce((best, vote) => (vote.count > best.count ? vote : best)).described,
+    ]),
+  );
+}
+
+interface CountryIndex {
+  entries: IndexedCountry[];
+  common: ReadonlyMap<string, { name: string; symbol: string }>;
+  regions: RegionCurrencies;
+}
+
+const loadIndex = lazy(async (): Promise<CountryIndex> => {
+  const [{ default: countries }, regions] = await Promise.all([import("world-countries"), loadCurrencyRegions()]);
+  return {
+    entries: countries.map(indexCountry).sort((a, b) => a.facts.name.common.localeCompare(b.facts.name.common, "en")),
+    common: commonCurrencyNames(countries),
+    regions,
+  };
+});
+
+/**
+ * Each country's currencies on one day, kept for the last day asked: every request on the same
+ * day shares them, and a new day replaces them.
+ */
+let currenciesOfDay: { day: string; byCountry: Map<string, Currency[]> } | undefined;
+
+function currenciesOn(index: CountryIndex, day: string): Map<string, Currency[]> {
+  if (currenciesOfDay?.day === day) return currenciesOfDay.byCountry;
+  const byCountry = new Map(
+    index.entries.map((entry) => {
+      const names: CurrencyNames = { own: entry.ownCurrencies, common: index.common };
+      const codes = tenderOn(index.regions[entry.facts.cca2] ?? [], day);
+      return [entry.facts.cca2, codes.map((code) => describeCurrency(code, names))];
+    }),
+  );
+  currenciesOfDay = { day, byCountry };
+  return byCountry;
+}
 
 export interface CountryFilter {
   /** Terms that must all match: each the start of a word of the common name, or an exact alpha-2/alpha-3 code. */
@@ -128,7 +189,7 @@ export interface CountryFilter {
   capital?: string;
 }
 
-function matchesCode(country: CountryFacts, code: string): boolean {
+function matchesCode(country: { cca2: string; cca3: string }, code: string): boolean {
   const upper = code.toUpperCase();
   return country.cca2 === upper || country.cca3 === upper;
 }
@@ -147,9 +208,17 @@ function matchesName(entry: IndexedCountry, fragment: string): boolean {
   return false;
 }
 
-/** Countries matching every given filter, sorted by common name. Empty filters are ignored. */
-export async function findCountries(filter: CountryFilter): Promise<CountryFacts[]> {
+/**
+ * Countries matching every given filter, sorted by common name, with the currencies legal tender
+ * on `on`'s UTC day (the request's date). Empty filters are ignored.
+ */
+export async function findCountries(filter: CountryFilter, on: Date = new Date()): Promise<CountryFacts[]> {
   const index = await loadIndex();
+  const currencies = currenciesOn(index, dayOf(on));
+  const withCurrencies = (entry: IndexedCountry): CountryFacts => ({
+    ...entry.facts,
+    currencies: currencies.get(entry.facts.cca2) ?? [],
+  });
   const terms = (filter.nameOrCode ?? []).flatMap((term) => (term?.trim() ? [term.trim()] : []));
   const name = filter.name?.trim();
   const code = filter.code?.trim();
@@ -158,9 +227,10 @@ export async function findCountries(filter: CountryFilter): Promise<CountryFacts
   const currency = filter.currency?.trim() ? foldText(filter.currency.trim()) : undefined;
   const language = filter.language?.trim() ? foldText(filter.language.trim()) : undefined;
   const capital = filter.capital?.trim() ? foldText(filter.capital.trim()) : undefined;
-  return index
+  return index.entries
+    .map((entry) => ({ entry, facts: withCurrencies(entry) }))
     .filter(
-      (entry) =>
+      ({ entry, facts }) =>
         terms.every((term) => matchesCode(entry.facts, term) || matchesName(entry, term)) &&
         (!name || matchesName(entry, name)) &&
         (!code || matchesCode(entry.facts, code)) &&
@@ -168,18 +238,17 @@ export async function findCountries(filter: CountryFilter): Promise<CountryFacts
           [entry.facts.region, entry.facts.subregion].some((value) => foldText(value) === foldText(region))) &&
         (callingCode === undefined || entry.callingCodes.includes(callingCode)) &&
         (currency === undefined ||
-          entry.facts.currencies.some(
-            (item) => foldText(item.code) === currency || foldText(item.name) === currency,
-          )) &&
+          facts.currencies.some((item) => foldText(item.code) === currency || foldText(item.name) === currency)) &&
         (language === undefined ||
           entry.facts.languages.some((item) => foldText(item.code) === language || foldText(item.name) === language)) &&
         (capital === undefined || entry.capitals.includes(capital)),
     )
-    .map((entry) => entry.facts);
+    .map(({ facts }) => facts);
 }
 
-/** The country with this alpha-2 or alpha-3 code, case-insensitive. */
-export async function findCountryByCode(code: string): Promise<CountryFacts | undefined> {
+/** The country with this alpha-2 or alpha-3 code, case-insensitive, with its currencies on `on`'s day. */
+export async function findCountryByCode(code: string, on: Date = new Date()): Promise<CountryFacts | undefined> {
   const index = await loadIndex();
-  return index.find((entry) => matchesCode(entry.facts, code.trim()))?.facts;
+  const entry = index.entries.find((candidate) => matchesCode(candidate.facts, code.trim()));
+  return entry && { ...entry.facts, currencies: currenciesOn(index, dayOf(on)).get(entry.facts.cca2) ?? [] };
 }

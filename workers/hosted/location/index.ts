@@ -1,6 +1,6 @@
 /**
- * Location: countries (world-countries, with each country's zones listed by country-state-city and
- * described from the runtime's time-zone database), the states of a country, the cities of a
+ * Location: countries (world-countries, with currencies from CLDR, each country's zones listed by
+ * country-state-city and described from the runtime's time-zone database), the states of a country, the cities of a
  * state, and the caller's own location from Cloudflare's edge. Cities are read from D1, loaded by
  * scripts/seed-cities.ts: their dataset does not fit in the Worker
  * (docs/decisions/011-cities-from-d1.md).
@@ -34,9 +34,10 @@ export const definition: HostedApiDefinition = {
         "top-level domains, land borders (alpha-3), demonyms and name translations by ISO 639-3 language, alternative spellings, UN membership, independence, whether landlocked, and area in km². Sorted by common name. " +
         "`fields` (`name,capital`) answers only the listed top-level fields; an unknown name is refused with 422 naming it. " +
         "Each time zone has its IANA name, its standard offset (`utcOffset`: the smaller of its offsets on 1 January and 1 July of the current year, so winter time in either hemisphere: UTC+10:00 for Australia/Sydney all year), abbreviation and long name, and the offset, abbreviation and name in force now with `dst` true while they differ from standard. " +
+        "Currencies are those legal tender on the day of the request (UTC), from CLDR's currency data, which follows ISO 4217's amendments: Bulgaria has the euro from 2026-01-01, Curaçao and Sint Maarten the Caribbean guilder (XCG); the `currency` look-up uses the same answer. Names and symbols are world-countries'. " +
         "Offsets and names come from the runtime's time-zone database (IANA tzdata through ICU, kept current with the runtime), in English. " +
         "There is no population: world-countries, the dataset served, does not carry it, and we do not invent it. Flags are the emoji only; no flag images are served yet. " +
-        "Data: world-countries (ODbL, mledoze/countries), and country-state-city for which zones each country has.",
+        "Data: world-countries (ODbL, mledoze/countries), CLDR (Unicode licence) for currencies, and country-state-city for which zones each country has.",
       inputSource: "query",
       input: ListCountriesQuerySchema,
       output: {
