@@ -4,7 +4,7 @@ import { createTestContext } from "../../../tests/hosted-context";
 import { decodePng, parseXmlRoot, pixelAt, readPngSize } from "../_render/image-test-helpers";
 import type { HandlerResult, Operation } from "../definition";
 import { definition } from "./index";
-import { AVATAR_STYLE_DEFINITIONS, AVATAR_STYLE_LICENSES, AVATAR_STYLES, type AvatarStyle } from "./styles";
+import { AVATAR_STYLE_META, AVATAR_STYLES, attributionHeaders, type AvatarStyle, type AvatarStyleMeta } from "./styles";
 
 function operation(id: string): Operation {
   const found = definition.operations.find((candidate) => candidate.id === id);
@@ -35,23 +35,121 @@ async function pngOf(raw: Record<string, unknown>, op: Operation = createAvatar)
   return result.body;
 }
 
-describe("avatar styles", () => {
-  // Licences that allow commercial use of the images without a credit line on each one.
-  const COMMERCIAL_WITHOUT_ATTRIBUTION = new Set(["CC0 1.0", "MIT", "Free for personal and commercial use"]);
+/**
+ * Every definition @dicebear/styles ships, read straight from the package (not through our
+ * styles module), so a style added by an upgrade shows up here even if nobody lists it.
+ */
+const PACKAGE_DEFINITIONS = import.meta.glob<{ meta: AvatarStyleMeta & { license: { text: string } } }>(
+  "/node_modules/@dicebear/styles/dist/*.min.json",
+  { eager: true, import: "default" },
+);
+const PACKAGE_STYLES = new Map(
+  Object.entries(PACKAGE_DEFINITIONS).map(([path, definition]) => [
+    path.replace(/^.*\/([^/]+)\.min\.json$/, "$1"),
+    definition,
+  ]),
+);
 
-  it.each(AVATAR_STYLES)("%s declares the licence we list, and it allows commercial use", (style) => {
-    const meta = (AVATAR_STYLE_DEFINITIONS[style] as { meta?: { license?: { name?: string } } }).meta;
-    expect(meta?.license?.name).toBe(AVATAR_STYLE_LICENSES[style]);
-    expect(COMMERCIAL_WITHOUT_ATTRIBUTION.has(AVATAR_STYLE_LICENSES[style])).toBe(true);
+/**
+ * Licences read and judged for images generated in a commercial product. A licence not in this
+ * table fails the test until someone reads it. "allowed" styles must be offered; "refused" ones
+ * must not (none today: no DiceBear style carries a non-commercial licence such as CC BY-NC).
+ */
+const LICENSE_REVIEW: Record<string, { verdict: "allowed" | "refused"; credit: boolean; why: string }> = {
+  "CC0 1.0": { verdict: "allowed", credit: false, why: "public-domain dedication" },
+  "CC BY 4.0": { verdict: "allowed", credit: true, why: "commercial use allowed with attribution (§3(a))" },
+  MIT: { verdict: "allowed", credit: true, why: "any use, keeping the copyright notice" },
+  "Free for personal and commercial use": { verdict: "allowed", credit: false, why: "the artist's own terms" },
+  "Free for personal and commercial use.": { verdict: "allowed", credit: false, why: "the same, with a full stop" },
+};
+
+describe("avatar styles and their licences", () => {
+  it("the package ships definitions, each with a licence somebody reviewed", () => {
+    expect(PACKAGE_STYLES.size).toBeGreaterThanOrEqual(61);
+    const unreviewed = [...PACKAGE_STYLES]
+      .filter(([, definition]) => !(definition.meta.license.name in LICENSE_REVIEW))
+      .map(([name, definition]) => `${name}: ${definition.meta.license.name}`);
+    expect(unreviewed).toEqual([]);
   });
 
-  it.each(AVATAR_STYLES)("%s draws well-formed SVG at the requested size", async (style: AvatarStyle) => {
-    const svg = await svgOf({ seed: "ada@example.com", style, size: 96 });
-    const root = parseXmlRoot(svg);
-    expect(root.name).toBe("svg");
-    expect(root.attributes.xmlns).toBe("http://www.w3.org/2000/svg");
-    expect(root.attributes.width).toBe("96");
-    expect(root.attributes.height).toBe("96");
+  it("offers exactly the styles whose licence allows commercial use", () => {
+    const allowed = [...PACKAGE_STYLES]
+      .filter(([, definition]) => LICENSE_REVIEW[definition.meta.license.name]?.verdict === "allowed")
+      .map(([name]) => name)
+      .sort();
+    expect([...AVATAR_STYLES].sort()).toEqual(allowed);
+    // The CC BY styles the first version left out are in.
+    for (const style of ["adventurer", "big-smile", "micah", "toon-head", "personas", "fun-emoji"])
+      expect(AVATAR_STYLES).toContain(style);
+  });
+
+  it.each(AVATAR_STYLES)("%s: the credit we publish is the definition's own meta", (style) => {
+    const meta = PACKAGE_STYLES.get(style)?.meta;
+    const { license, creator, source } = AVATAR_STYLE_META[style];
+    expect({ license, creator, source }).toEqual({
+      license: { name: meta?.license.name, url: meta?.license.url },
+      creator: meta?.creator,
+      source: meta?.source,
+    });
+  });
+
+  it.each(AVATAR_STYLES)(
+    "%s draws well-formed SVG at the requested size, with its licence as metadata",
+    async (style: AvatarStyle) => {
+      const svg = await svgOf({ seed: "ada@example.com", style, size: 96 });
+      const root = parseXmlRoot(svg);
+      expect(root.name).toBe("svg");
+      expect(root.attributes.xmlns).toBe("http://www.w3.org/2000/svg");
+      expect(root.attributes.width).toBe("96");
+      expect(root.attributes.height).toBe("96");
+      const meta = AVATAR_STYLE_META[style];
+      expect(svg).toContain(`<dcterms:license xsi:type="dcterms:URI">${meta.license.url}</dcterms:license>`);
+      expect(svg).toContain(`<dc:creator>${meta.creator.name.replace(/&/g, "&amp;")}</dc:creator>`);
+    },
+  );
+
+  it("a CC BY style answers with its licence in a Link header and a credit line, in PNG and SVG", async () => {
+    for (const format of ["png", "svg"]) {
+      const result = await call(createAvatar, { seed: "credit", style: "adventurer", size: 64, format });
+      if (result.kind !== "binary") throw new Error(`expected an image, got ${JSON.stringify(result)}`);
+      expect(result.headers?.link).toBe('<https://creativecommons.org/licenses/by/4.0/>; rel="license"');
+      const credit = result.headers?.["x-avatar-attribution"] ?? "";
+      expect(credit).toContain("Lisa Wischofsky");
+      expect(credit).toContain("CC BY 4.0");
+      expect(credit).toContain("https://www.figma.com/community/file/1184595184137881796");
+    }
+  });
+
+  it.each(AVATAR_STYLES)("%s: the credit headers are plain ASCII, as HTTP headers must be", (style) => {
+    for (const value of Object.values(attributionHeaders(style))) expect(value).toMatch(/^[\x20-\x7e]+$/);
+  });
+
+  it("the docs name every style with its creator, source and licence, linked", () => {
+    const description = createAvatar.description ?? "";
+    for (const style of AVATAR_STYLES) {
+      const { license, creator, source } = AVATAR_STYLE_META[style];
+      expect(description).toContain(`\`${style}\``);
+      expect(description).toContain(`[${creator.name}](${creator.url})`);
+      expect(description).toContain(`[${source.name}](${source.url})`);
+      expect(description).toContain(`[${license.name}](${license.url})`);
+    }
+  });
+
+  it("glass (blur filters) renders rasters up to 256 px and refuses larger ones with a clear problem; SVG has no cap", async () => {
+    expect(readPngSize(await pngOf({ seed: "glass", style: "glass", size: 256 }))).toEqual({ width: 256, height: 256 });
+    for (const op of [createAvatar, getAvatar]) {
+      const refused = op.input.safeParse({
+        seed: "glass",
+        style: "glass",
+        size: op === getAvatar ? "512" : 512,
+        format: "png",
+      });
+      expect(refused.success).toBe(false);
+      expect(refused.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+        ["size", expect.stringMatching(/glass.*256/)],
+      ]);
+    }
+    expect(parseXmlRoot(await svgOf({ seed: "glass", style: "glass", size: 1024 })).attributes.width).toBe("1024");
   });
 });
 
@@ -132,7 +230,7 @@ describe("avatar output", () => {
 
 describe("avatar input", () => {
   it.each([
-    ["an unknown style", { style: "adventurer" }],
+    ["an unknown style", { style: "adventurer-classic" }],
     ["a style name with different case", { style: "Identicon" }],
     ["a size below 16", { size: 15 }],
     ["a size above 1024", { size: 1025 }],

@@ -6,16 +6,28 @@
 import { defineOperation, type HostedApiDefinition } from "../definition";
 import { handleAvatar } from "./handler";
 import { AVATAR_SIZE, AvatarJsonInputSchema, AvatarQueryInputSchema } from "./schema";
-import { AVATAR_STYLE_LICENSES, AVATAR_STYLES } from "./styles";
+import { AVATAR_STYLE_META, AVATAR_STYLES, RASTER_SIZE_CAP } from "./styles";
 
-const STYLE_LIST = AVATAR_STYLES.map((style) => `\`${style}\` (${AVATAR_STYLE_LICENSES[style]})`).join(", ");
+/**
+ * Each style with its credit, as Markdown links (OpenAPI descriptions are CommonMark). The same
+ * credit rides on every answer (`Link` and `X-Avatar-Attribution` headers; SVG metadata).
+ */
+const STYLE_CREDITS = AVATAR_STYLES.map((style) => {
+  const { license, creator, source } = AVATAR_STYLE_META[style];
+  return `\`${style}\`: [${source.name}](${source.url}) by [${creator.name}](${creator.url}), [${license.name}](${license.url})`;
+}).join("; ");
+
+const CAPPED = Object.entries(RASTER_SIZE_CAP)
+  .map(([style, cap]) => `\`${style}\` up to ${cap} px`)
+  .join(", ");
 
 const DESCRIPTION = [
   `Draws a deterministic avatar: the same seed and options always give the same bytes, and different seeds give different images.`,
-  `Styles, with their licences: ${STYLE_LIST}.`,
-  `\`size\` is ${AVATAR_SIZE.min}–${AVATAR_SIZE.max} px (default ${AVATAR_SIZE.default}); \`backgroundColor\` is a hex colour or "transparent" (absent: the style's own palette);`,
+  `Every DiceBear style whose licence allows commercial use is offered (${AVATAR_STYLES.length}); CC BY 4.0 and MIT ask for credit, so every answer carries it: a \`Link: <licence>; rel="license"\` header, an \`X-Avatar-Attribution\` header naming the work, its creator and licence, and in SVG the same as RDF metadata. Show that credit where you show the avatar when the licence asks for it.`,
+  `\`size\` is ${AVATAR_SIZE.min}–${AVATAR_SIZE.max} px (default ${AVATAR_SIZE.default}); raster formats of the filter-heavy styles are capped (${CAPPED}). \`backgroundColor\` is a hex colour or "transparent" (absent: the style's own palette);`,
   `\`radius\` rounds the corners in percent (50 makes a circle); \`flip\` mirrors horizontally; \`rotate\` turns by 0–360 degrees.`,
   `\`format\` "svg" (default) answers image/svg+xml; "png" answers image/png rendered with resvg (text in the initials style uses the bundled Open Sans font).`,
+  `Styles, their sources, creators and licences: ${STYLE_CREDITS}.`,
 ].join(" ");
 
 const OUTPUT = {
@@ -52,7 +64,7 @@ export const definition: HostedApiDefinition = {
       method: "GET",
       path: "",
       summary: "Get an avatar by URL",
-      description: `${DESCRIPTION} The same fields as the POST call, as query parameters (\`flip=true\`; write \`#\` in a colour as %23, or leave it out).`,
+      description: `The POST call's fields as query parameters (\`flip=true\`; write \`#\` in a colour as %23, or leave it out), answering the same bytes and credit headers; styles, options and licences are described under "Create an avatar from a seed".`,
       inputSource: "query",
       input: AvatarQueryInputSchema,
       output: OUTPUT,

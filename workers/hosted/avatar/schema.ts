@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { HexOrTransparentSchema } from "../_render/color";
-import { AVATAR_STYLES } from "./styles";
+import { AVATAR_STYLES, RASTER_SIZE_CAP, type AvatarStyle } from "./styles";
 
 export const AVATAR_SIZE = { min: 16, max: 1024, default: 128 } as const;
 
@@ -20,16 +20,32 @@ const SizeNumber = z.number().int().min(AVATAR_SIZE.min).max(AVATAR_SIZE.max);
 const RadiusNumber = z.number().min(0).max(50);
 const RotateNumber = z.number().min(0).max(360);
 
-export const AvatarJsonInputSchema = z.object({
-  seed: SeedSchema,
-  style: StyleSchema,
-  size: SizeNumber.default(AVATAR_SIZE.default).describe("Width and height in pixels."),
-  backgroundColor: BackgroundSchema,
-  radius: RadiusNumber.default(0).describe("Corner radius in percent of the size (50 is a circle)."),
-  flip: z.boolean().default(false).describe("Mirror horizontally."),
-  rotate: RotateNumber.default(0).describe("Rotation in degrees."),
-  format: FormatSchema,
-});
+/**
+ * Styles with heavy filters are capped in raster formats (their measurements are in styles.ts);
+ * a larger size is the caller's to change, so it is a field error on `size`, not an engine failure.
+ */
+function checkRasterCap(input: { style: AvatarStyle; size: number; format: string }, ctx: z.RefinementCtx): void {
+  const cap = RASTER_SIZE_CAP[input.style];
+  if (cap === undefined || input.format === "svg" || input.size <= cap) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["size"],
+    message: `style ${input.style} renders ${input.format.toUpperCase()} up to ${cap} px (its filters take seconds at larger sizes); use size ${cap} or less, or format svg.`,
+  });
+}
+
+export const AvatarJsonInputSchema = z
+  .object({
+    seed: SeedSchema,
+    style: StyleSchema,
+    size: SizeNumber.default(AVATAR_SIZE.default).describe("Width and height in pixels."),
+    backgroundColor: BackgroundSchema,
+    radius: RadiusNumber.default(0).describe("Corner radius in percent of the size (50 is a circle)."),
+    flip: z.boolean().default(false).describe("Mirror horizontally."),
+    rotate: RotateNumber.default(0).describe("Rotation in degrees."),
+    format: FormatSchema,
+  })
+  .superRefine(checkRasterCap);
 
 const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 
@@ -38,17 +54,19 @@ function queryNumber(schema: z.ZodNumber) {
   return z.string().trim().regex(DECIMAL, "must be a number").transform(Number).pipe(schema);
 }
 
-export const AvatarQueryInputSchema = z.object({
-  seed: SeedSchema,
-  style: StyleSchema,
-  size: queryNumber(SizeNumber).default(AVATAR_SIZE.default),
-  backgroundColor: BackgroundSchema,
-  radius: queryNumber(RadiusNumber).default(0),
-  // "true"/"false", "1"/"0", "yes"/"no", "on"/"off".
-  flip: z.stringbool().default(false),
-  rotate: queryNumber(RotateNumber).default(0),
-  format: FormatSchema,
-});
+export const AvatarQueryInputSchema = z
+  .object({
+    seed: SeedSchema,
+    style: StyleSchema,
+    size: queryNumber(SizeNumber).default(AVATAR_SIZE.default),
+    backgroundColor: BackgroundSchema,
+    radius: queryNumber(RadiusNumber).default(0),
+    // "true"/"false", "1"/"0", "yes"/"no", "on"/"off".
+    flip: z.stringbool().default(false),
+    rotate: queryNumber(RotateNumber).default(0),
+    format: FormatSchema,
+  })
+  .superRefine(checkRasterCap);
 
 /** What the engine takes: both schemas parse to this shape. */
 export type AvatarInput = z.output<typeof AvatarJsonInputSchema>;
