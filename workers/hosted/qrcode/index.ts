@@ -4,10 +4,17 @@
  * `POST /api/qrcode` keeps working through `adaptLegacyQrCode`.
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
+import { MAX_SIDE, SINGLE_IMAGE_BODY_BYTES } from "../_image/limits";
+import { handleQrDecode } from "./decode";
 import { handleQrCode } from "./handler";
 import { adaptLegacyQrCode, LEGACY_QR_INPUT } from "./legacy";
 import { LOGO_MAX_BYTES } from "./logo";
-import { QR_SIZE, QR_TEXT_MAX, QrCodeInputSchema } from "./schema";
+import { MAX_CODES } from "./reader";
+import { QR_SIZE, QR_TEXT_MAX, QrCodeInputSchema, QrDecodeInputSchema, QrDecodeOutputSchema } from "./schema";
+
+/** A version 2 code holding https://portico.dev at level Q, 4 px a module (the decode example). */
+const EXAMPLE_QR_PNG =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAHQAAAB0CAYAAABUmhYnAAAAAklEQVR4AewaftIAAANmSURBVO3BQY4csREAwUxi/v/ltI51otDo0XpNM8L+4DrG4jrK4jrK4jrK4jrK4jrK4jrK4jrKh79Q+UkVk8pOxY7KVDGp7FTsqPykip3FdZTFdZTFdZQPD1V8k8pOxaQyqexUvKEyVexUfJPKE4vrKIvrKIvrKB9eUnmi4gmVqWJSmSreqPgmlScq3lhcR1lcR1lcR/lwGJWdih2VqeJ/yeI6yuI6yuI6yodfruKJikllUpkqJpVJZar4zRbXURbXURbXUT68VPEvqUwVb1Q8UfFGxU9aXEdZXEdZXEf58JDKSVSmikllqthR+W9aXEdZXEdZXEexP/jFVHYqJpWp4v/J4jrK4jrK4jqK/cEDKlPFpDJVTCr/TRU7Kt9UMansVEwqU8XO4jrK4jrK4jrKh4cqJpUnKnZUnqiYVN6o2FHZqdip+JcW11EW11EW11E+/IXKExWTylQxqexUTCo/SWWnYlLZqdhReWNxHWVxHWVxHeXDl6nsqEwVOypPVDyhMlU8ofJNFW8srqMsrqMsrqN8eKhiUpkqJpWpYlLZqdhRmSqeqJhUvqliUpkqJpWdip3FdZTFdZTFdZQPf1ExqUwVk8pUMalMFU+o7KjsVOxUPKHyhspUMak8sbiOsriOsriO8uEvVKaKJ1R2VKaKSWWqmFSmih2VnYodlSdUpopJ5ZsW11EW11EW11E+/EXFpPJExaQyVZykYlLZqZhUpoonFtdRFtdRFtdR7A82VJ6omFSmikllqthRmSqeUJkqdlR+UsUbi+soi+soi+so9ge/mMpUMalMFW+o7FQ8obJTsaMyVewsrqMsrqMsrqN8+AuVn1TxTSr/kspU8YbKG4vrKIvrKIvrKB8eqvgmlW9S2al4QmWn4g2VqWJSeWJxHWVxHWVxHeXDSypPVDxRMalMFZPKjspU8YTKN1VMKm8srqMsrqMsrqN8+OVUpoqdikllqphUpoqp4gmVJ1SmijcW11EW11EW11E+/HIVk8pUMansqEwVOyo7FU9UTCo7KlPFzuI6yuI6yuI6yoeXKv4llanijYpJ5ZsqdlSmip2KJxbXURbXURbXUT48pPKTKt6omFTeqJhUdiqmih2VnYqdxXWUxXWUxXUU+4PrGIvrKIvrKIvrKIvrKIvrKIvrKIvrKP8BD1OP+JTdFV8AAAAASUVORK5CYII=";
 
 export const definition: HostedApiDefinition = {
   slug: "qrcode",
@@ -49,6 +56,44 @@ export const definition: HostedApiDefinition = {
       // A 200 KB logo is about 270 KB as base64, and more if percent-encoded.
       maxBodyBytes: 512 * 1024,
       handler: (input, ctx) => handleQrCode(input, ctx),
+    }),
+    defineOperation({
+      id: "decodeQrCode",
+      method: "POST",
+      path: "/decode",
+      summary: "Read the QR codes in an image",
+      description: [
+        `Send one image (a multipart \`image\` file, a base64 data URL in JSON \`image\`, or a \`url\` we fetch): PNG, JPEG, GIF, WebP or BMP up to 10 MB and ${MAX_SIDE}×${MAX_SIDE}.`,
+        `Every QR code in it (up to ${MAX_CODES}; Micro QR and rMQR too) comes back in \`codes\` with its \`text\`, the \`errorCorrection\` level it was made at (L, M, Q or H), its \`version\` and the \`position\` of its four corners in pixels.`,
+        "Text is read as UTF-8, or as ISO-8859-1 where the bytes are not UTF-8, unless the code names its charset with an ECI marker. A transparent image is read as if laid on white.",
+        "An image with no readable code is answered with a 422. Runs in the Worker: photon decodes the image, ZXing-C++ (WebAssembly) reads the codes.",
+      ].join(" "),
+      inputSource: "json-or-multipart",
+      input: QrDecodeInputSchema,
+      output: {
+        kind: "json",
+        schema: QrDecodeOutputSchema,
+        example: {
+          count: 1,
+          codes: [
+            {
+              text: "https://portico.dev",
+              errorCorrection: "Q",
+              version: 2,
+              format: "QRCode",
+              position: {
+                topLeft: { x: 8, y: 8 },
+                topRight: { x: 108, y: 8 },
+                bottomRight: { x: 108, y: 108 },
+                bottomLeft: { x: 8, y: 108 },
+              },
+            },
+          ],
+        },
+      },
+      example: { image: EXAMPLE_QR_PNG },
+      maxBodyBytes: SINGLE_IMAGE_BODY_BYTES,
+      handler: (input, ctx) => handleQrDecode(input, ctx),
     }),
   ],
   legacyRoutes: [

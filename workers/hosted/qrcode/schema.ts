@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HexColorSchema, HexOrTransparentSchema } from "../_render/color";
 import { QualitySchema } from "../_image/encode";
+import { hasExactlyOneImage, imageInputShape, ONE_IMAGE_MESSAGE } from "../_image/input";
 import { LogoSchema } from "./logo";
 
 /** Byte-mode capacity of version 40 at level L; fewer fit at M, Q and H, and in UTF-8 beyond ASCII. */
@@ -89,3 +90,32 @@ export const QrCodeInputSchema = z
   });
 
 export type QrCodeInput = z.output<typeof QrCodeInputSchema>;
+
+/** The decode operation's input: one image, in any of the forms the image APIs take. */
+export const QrDecodeInputSchema = z
+  .object({ ...imageInputShape })
+  .refine(hasExactlyOneImage, { message: ONE_IMAGE_MESSAGE, path: ["image"] });
+
+export type QrDecodeInput = z.output<typeof QrDecodeInputSchema>;
+
+const PointSchema = z.object({ x: z.number(), y: z.number() });
+
+export const QrFoundCodeSchema = z.object({
+  text: z.string().describe("What the code holds, as text (UTF-8, or ISO-8859-1 where the bytes are not UTF-8, or the charset an ECI marker names)."),
+  errorCorrection: z
+    .enum(["L", "M", "Q", "H"])
+    .nullable()
+    .describe("The level the code was made at, read from its format information."),
+  version: z.number().int().min(1).max(40).nullable().describe("1–40 for QR codes (21 to 177 modules a side); M1–M4 and rMQR sizes are answered as null."),
+  format: z.string().describe("QRCode, MicroQRCode or RMQRCode."),
+  position: z
+    .object({ topLeft: PointSchema, topRight: PointSchema, bottomRight: PointSchema, bottomLeft: PointSchema })
+    .describe("The code's corners in image pixels, counted from the top-left of the image."),
+});
+
+export const QrDecodeOutputSchema = z.object({
+  count: z.number().int().min(1).describe("How many codes were found."),
+  codes: z.array(QrFoundCodeSchema).min(1).describe("Each code found, in the order ZXing found them."),
+});
+
+export type QrDecodeOutput = z.output<typeof QrDecodeOutputSchema>;
