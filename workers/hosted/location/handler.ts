@@ -16,8 +16,27 @@ import { findState, statesOf, timezonesOf } from "./subdivisions";
 /** The order the states call uses (`localeCompare(…, "en")`), kept as one collator for speed. */
 const byName = new Intl.Collator("en");
 
-async function toRecord(country: CountryFacts, now: Date): Promise<CountryRecord> {
-  return { ...country, timezones: await timezonesOf(country.cca2, now) };
+/**
+ * The flag images the build copies to the static assets (scripts/build-flags.ts), served by
+ * Cloudflare without running the Worker: flag-icons' 4x3 SVG and a 320 px PNG rendered from it,
+ * on the origin the request came to (docs/decisions/045-country-facts-from-cldr-and-flag-assets.md).
+ */
+function flagsOf(country: CountryFacts, origin: string): CountryRecord["flags"] {
+  const code = country.cca2.toLowerCase();
+  return {
+    svg: `${origin}/flags/svg/${code}.svg`,
+    png: `${origin}/flags/w320/${code}.png`,
+    alt: `The flag of ${country.name.common}`,
+  };
+}
+
+/** Everything but the time zones, which are computed per request and only when asked for. */
+function withoutTimezones(country: CountryFacts, origin: string): Omit<CountryRecord, "timezones"> {
+  return { ...country, flags: flagsOf(country, origin) };
+}
+
+async function toRecord(country: CountryFacts, now: Date, origin: string): Promise<CountryRecord> {
+  return { ...withoutTimezones(country, origin), timezones: await timezonesOf(country.cca2, now) };
 }
 
 /**
@@ -27,13 +46,16 @@ async function toRecord(country: CountryFacts, now: Date): Promise<CountryRecord
 async function toTrimmedRecord(
   country: CountryFacts,
   now: Date,
+  origin: string,
   fields: readonly string[],
 ): Promise<Partial<CountryRecord>> {
-  const source: Record<string, unknown> = fields.includes("timezones") ? await toRecord(country, now) : { ...country };
+  const source: Record<string, unknown> = fields.includes("timezones")
+    ? await toRecord(country, now, origin)
+    : withoutTimezones(country, origin);
   return Object.fromEntries(fields.map((field) => [field, source[field]])) as Partial<CountryRecord>;
 }
 
-export async function handleListCountries(input: ListCountriesQuery, _ctx: OperationContext): Promise<HandlerResult> {
+export async function handleListCountries(input: ListCountriesQuery, ctx: OperationContext): Promise<HandlerResult> {
   const countries = await findCountries({
     name: input.name,
     code: input.code,
@@ -47,7 +69,9 @@ export async function handleListCountries(input: ListCountriesQuery, _ctx: Opera
   const fields = input.fields;
   return json({
     data: await Promise.all(
-      countries.map((country) => (fields ? toTrimmedRecord(country, now, fields) : toRecord(country, now))),
+      countries.map((country) =>
+        fields ? toTrimmedRecord(country, now, ctx.origin, fields) : toRecord(country, now, ctx.origin),
+      ),
     ),
   });
 }

@@ -36,7 +36,8 @@ export const definition: HostedApiDefinition = {
         "Each time zone has its IANA name, its standard offset (`utcOffset`: the smaller of its offsets on 1 January and 1 July of the current year, so winter time in either hemisphere: UTC+10:00 for Australia/Sydney all year), abbreviation and long name, and the offset, abbreviation and name in force now with `dst` true while they differ from standard. " +
         "Currencies are those legal tender on the day of the request (UTC), from CLDR's currency data, which follows ISO 4217's amendments: Bulgaria has the euro from 2026-01-01, Curaçao and Sint Maarten the Caribbean guilder (XCG); the `currency` look-up uses the same answer. Names and symbols are world-countries'. " +
         "Offsets and names come from the runtime's time-zone database (IANA tzdata through ICU, kept current with the runtime), in English. " +
-        "There is no population: world-countries, the dataset served, does not carry it, and we do not invent it. Flags are the emoji only; no flag images are served yet. " +
+        "`flags` links the flag as an SVG (flag-icons' 4x3 files, MIT) and a 320 by 240 PNG rendered from it, both static files on this site, with a short alt text; `flag` is the emoji. " +
+        "There is no population: world-countries, the dataset served, does not carry it, and we do not invent it. " +
         "Data: world-countries (ODbL, mledoze/countries), CLDR (Unicode licence) for currencies, and country-state-city for which zones each country has.",
       inputSource: "query",
       input: ListCountriesQuerySchema,

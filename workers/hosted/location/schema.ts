@@ -159,6 +159,13 @@ export const CountryRecordSchema = z.object({
   timezones: z.array(TimezoneSchema),
   latlng: z.tuple([z.number(), z.number()]),
   flag: z.string().describe("the flag as an emoji (two regional-indicator letters)"),
+  flags: z
+    .object({
+      svg: z.string().describe("flag-icons' 4x3 SVG (MIT), on this site's origin"),
+      png: z.string().describe("a 320 by 240 PNG rendered from that SVG, on this site's origin"),
+      alt: z.string().describe('a short text alternative ("The flag of India")'),
+    })
+    .describe("flag images served as static files, as REST Countries' `flags`"),
   ccn3: z
     .string()
     .regex(/^\d{3}$/)
