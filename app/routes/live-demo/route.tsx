@@ -1,10 +1,12 @@
 /**
  * The live demo (docs/product.md#live-demo): call an API from the browser with your own key
- * and see the status, the rate-limit headers and the result, rendered.
+ * and see the status, the rate-limit headers and the result, rendered. The Avatars and QR Code
+ * demos save what they drew to the account's list and show it (docs/product.md#saved-lists).
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { PRIMARY_BUTTON } from "~/components/form-field";
+import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { titled } from "~/lib/page-meta";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import type { loader as rootLoader } from "~/root";
@@ -102,6 +104,10 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   const [result, setResult] = useState<DemoResult | null>(null);
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
+  // The call behind the image on show, which 'Save' keeps; the textarea may have changed since.
+  const [drawing, setDrawing] = useState<{ operationId: string; input: Record<string, unknown> } | null>(null);
+  const savedListName = SAVED_LIST_OF_API[api.slug];
+  const savedList = useSavedList(savedListName ?? "avatars", !!viewer && !!savedListName);
 
   // Only a change of call refills the input; `carried` is read, not watched, so a new answer
   // never overwrites what the user is typing.
@@ -109,6 +115,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     setInputText(operation ? inputFor(operation, carried) : "{}");
     setFiles({});
     setResult(null);
+    setDrawing(null);
   }, [operation]);
 
   useEffect(
@@ -181,6 +188,9 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               : "text";
       const answer: unknown = kind === "json" ? await response.json() : undefined;
       if (response.ok) setCarried((current) => ({ ...current, ...carriableValues(answer) }));
+      setDrawing(
+        response.ok && kind === "image" && chosenFiles.length === 0 ? { operationId: operation.id, input: rest } : null,
+      );
       const content =
         kind === "json"
           ? JSON.stringify(answer, null, 2)
@@ -340,6 +350,9 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
                   className="max-h-96 max-w-full rounded border border-slate-200 dark:border-slate-800"
                 />
               )}
+              {result.kind === "image" && savedListName && (
+                <SaveDrawing state={savedList} signedIn={!!viewer} drawing={drawing} />
+              )}
               {result.kind === "audio" && <audio controls src={result.body} className="w-full" />}
               {result.kind === "pdf" && (
                 <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
@@ -355,6 +368,17 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       </form>
+      {savedListName && (
+        <div className="mt-10">
+          {viewer ? (
+            <SavedItemsPanel state={savedList} />
+          ) : (
+            <section className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+              <SaveDrawing state={savedList} signedIn={false} drawing={null} />
+            </section>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,8 +1,9 @@
-/** The profile and dashboard (docs/product.md#dashboard). */
+/** The profile and dashboard (docs/product.md#dashboard), with the saved lists (#saved-lists). */
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Avatar } from "~/components/avatar";
+import { SavedItemsPanel, useSavedList } from "~/components/saved-items";
 import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import { titled } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
@@ -68,6 +69,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { username, email, avatarUrl, plan, period, usage, month, referral, days, emailVerified } = loaderData;
   const [searchParams] = useSearchParams();
   const [copied, setCopied] = useState(false);
+  const savedAvatars = useSavedList("avatars", true);
+  const savedQrCodes = useSavedList("qrcodes", true);
   // Referral bonus calls still available, on top of the plan's quota (the Meter counts them).
   const bonus = Math.max(0, month.limit - plan.monthlyQuota);
   const percent = month.limit > 0 ? Math.min(100, Math.round((month.used / month.limit) * 100)) : 100;
@@ -230,6 +233,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </button>
         </div>
       </section>
+
+      <SavedItemsPanel state={savedAvatars} />
+      <SavedItemsPanel state={savedQrCodes} />
     </div>
   );
 }
