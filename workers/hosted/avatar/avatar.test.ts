@@ -1,3 +1,4 @@
+import { Avatar } from "@dicebear/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createTestContext } from "../../../tests/hosted-context";
@@ -228,6 +229,240 @@ describe("avatar output", () => {
   });
 });
 
+/** The same avatar drawn by DiceBear core directly, from the package's own definition. */
+function referenceSvg(style: AvatarStyle, options: Record<string, unknown>): string {
+  const definition = PACKAGE_STYLES.get(style);
+  if (!definition) throw new Error(`no definition for ${style}`);
+  return new Avatar(definition, { idRandomization: false, ...options }).toString();
+}
+
+/** How many pixels differ from `color` by more than `tolerance` in any channel (alpha included). */
+function pixelsOtherThan(png: Uint8Array, color: [number, number, number, number], tolerance = 2): number {
+  const image = decodePng(png);
+  let count = 0;
+  for (let y = 0; y < image.height; y += 1)
+    for (let x = 0; x < image.width; x += 1)
+      if (pixelAt(image, x, y).some((channel, index) => Math.abs(channel - color[index]!) > tolerance)) count += 1;
+  return count;
+}
+
+describe("avatar options, as DiceBear's HTTP API names them", () => {
+  it("scale, translateX/Y, rotate, flip and radius give what DiceBear core draws with the same options", async () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ scale: 50 }, { scale: 0.5 }],
+      [
+        { scale: 200, translateX: -25, translateY: 40 },
+        { scale: 2, translateX: -25, translateY: 40 },
+      ],
+      [
+        { translateX: 100, translateY: -100 },
+        { translateX: 100, translateY: -100 },
+      ],
+      [
+        { rotate: 30, flip: true, radius: 20 },
+        { rotate: 30, flip: "horizontal", borderRadius: 20 },
+      ],
+    ];
+    for (const style of ["adventurer", "shapes", "initials"] as const) {
+      for (const [ours, core] of cases) {
+        const svg = await svgOf({ seed: "options", style, size: 80, ...ours });
+        expect(svg).toBe(referenceSvg(style, { seed: "options", size: 80, ...core }));
+      }
+    }
+  });
+
+  it("scale and translate are the transforms they say, about the canvas centre and in percent of it", async () => {
+    // The shapes canvas is 100 × 100 (its viewBox), whatever the pixel size.
+    const svg = await svgOf({
+      seed: "geometry",
+      style: "shapes",
+      size: 64,
+      scale: 150,
+      translateX: 10,
+      translateY: -20,
+    });
+    expect(parseXmlRoot(svg).attributes.viewBox).toBe("0 0 100 100");
+    expect(svg).toContain(
+      '<g transform="translate(10, -20)"><g transform="translate(50, 50) scale(1.5) translate(-50, -50)">',
+    );
+    // At scale 100 and no shift, DiceBear adds no wrapper at all.
+    const plain = await svgOf({ seed: "geometry", style: "shapes", size: 64, scale: 100, translateX: 0 });
+    expect(plain).not.toContain('<g transform="translate(');
+  });
+
+  it("translateX 100 moves the whole drawing off the canvas: only the background is left, in every pixel", async () => {
+    const base = { seed: "off-canvas", style: "identicon", size: 48, backgroundColor: "#ffffff" };
+    expect(pixelsOtherThan(await pngOf(base), [255, 255, 255, 255])).toBeGreaterThan(50);
+    expect(pixelsOtherThan(await pngOf({ ...base, translateX: 100 }), [255, 255, 255, 255])).toBe(0);
+    expect(pixelsOtherThan(await pngOf({ ...base, translateY: -100 }), [255, 255, 255, 255])).toBe(0);
+    expect(pixelsOtherThan(await pngOf({ ...base, scale: 0 }), [255, 255, 255, 255])).toBe(0);
+  });
+
+  it("clip (default true) wraps the drawing in the canvas clip path; clip=false leaves it out when there is no radius", async () => {
+    const base = { seed: "clip", style: "adventurer", size: 64, scale: 180 };
+    const clipped = await svgOf(base);
+    const clipId = /<clipPath id="([^"]+)"><rect width="762" height="762" rx="0" ry="0"\/><\/clipPath>/.exec(
+      clipped,
+    )?.[1];
+    expect(clipId).toBeDefined();
+    expect(clipped).toContain(`<g clip-path="url(#${clipId})">`);
+    const unclipped = await svgOf({ ...base, clip: false });
+    expect(unclipped).not.toContain("clipPath");
+    expect(unclipped).not.toContain("clip-path");
+    expect(parseXmlRoot(unclipped).name).toBe("svg");
+    // Everything else is DiceBear's drawing, unchanged: the clipped body sits inside the wrapper.
+    const body = (svg: string) => svg.slice(svg.indexOf("</defs>"));
+    expect(body(clipped)).toBe(
+      body(unclipped)
+        .replace("</defs>", `</defs><g clip-path="url(#${clipId})">`)
+        .replace(/<\/svg>$/, "</g></svg>"),
+    );
+    // A radius needs its clip, so it stays.
+    expect(await svgOf({ ...base, clip: false, radius: 20 })).toContain("clip-path");
+  });
+
+  it("backgroundType gradientLinear draws a linear gradient from the colours given, turned by backgroundRotation", async () => {
+    const options = {
+      seed: "gradient",
+      style: "initials",
+      size: 64,
+      backgroundColor: ["#ff0000", "#0000ff"],
+      backgroundType: "gradientLinear",
+      backgroundRotation: 90,
+    };
+    const svg = await svgOf(options);
+    expect(svg).toBe(
+      referenceSvg("initials", {
+        seed: "gradient",
+        size: 64,
+        backgroundColor: ["#ff0000", "#0000ff"],
+        backgroundColorFill: "linear",
+        backgroundColorAngle: 90,
+      }),
+    );
+    const gradient =
+      /<linearGradient id="([^"]+)" gradientTransform="rotate\(90, 0\.5, 0\.5\)">(.*?)<\/linearGradient>/.exec(svg);
+    expect(gradient).not.toBeNull();
+    const stops = [...(gradient?.[2] ?? "").matchAll(/<stop offset="([^"]+)" stop-color="([^"]+)"\/>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
+    expect(stops.map(([offset]) => offset)).toEqual(["0%", "100%"]);
+    expect(stops.map(([, color]) => color).sort()).toEqual(["#0000ff", "#ff0000"]);
+    expect(svg).toContain(`fill="url(#${gradient?.[1]})"`);
+    // solid (the default) draws one colour, no gradient.
+    expect(await svgOf({ ...options, backgroundType: "solid" })).not.toContain("Gradient");
+  });
+
+  it("a gradient background in PNG runs from one colour to the other along the rotation", async () => {
+    const base = {
+      seed: "gradient-png",
+      style: "identicon",
+      size: 64,
+      translateX: 100, // the drawing off the canvas: only the background is left
+      backgroundColor: ["#ff0000", "#0000ff"],
+      backgroundType: "gradientLinear",
+    };
+    const across = decodePng(await pngOf({ ...base, backgroundRotation: 0 }));
+    const left = pixelAt(across, 0, 32);
+    const right = pixelAt(across, 63, 32);
+    // One end red, the other blue (DiceBear shuffles the order by seed), a mix in between.
+    expect([left[0] > 240 && left[2] < 15, right[0] > 240 && right[2] < 15].filter(Boolean)).toHaveLength(1);
+    expect(Math.abs(left[0] - right[0])).toBeGreaterThan(230);
+    expect(pixelAt(across, 0, 0)).toEqual(pixelAt(across, 0, 63));
+    const middle = pixelAt(across, 32, 32);
+    expect(middle[0]).toBeGreaterThan(80);
+    expect(middle[2]).toBeGreaterThan(80);
+    const down = decodePng(await pngOf({ ...base, backgroundRotation: 90 }));
+    expect(pixelAt(down, 0, 32)).toEqual(pixelAt(down, 63, 32));
+    expect(Math.abs(pixelAt(down, 32, 0)[0] - pixelAt(down, 32, 63)[0])).toBeGreaterThan(230);
+  });
+
+  it("GET takes lists comma-separated and signed numbers, as DiceBear's URLs write them", async () => {
+    const query = {
+      seed: "query-lists",
+      style: "initials",
+      size: "48",
+      scale: "80",
+      translateX: "-10",
+      translateY: "5.5",
+      clip: "false",
+      backgroundColor: "ff0000,00ff00",
+      backgroundType: "gradientLinear,solid",
+      backgroundRotation: "-30,60",
+    };
+    const json = {
+      seed: "query-lists",
+      style: "initials",
+      size: 48,
+      scale: 80,
+      translateX: -10,
+      translateY: 5.5,
+      clip: false,
+      backgroundColor: ["#ff0000", "#00ff00"],
+      backgroundType: ["gradientLinear", "solid"],
+      backgroundRotation: [-30, 60],
+    };
+    expect(await call(getAvatar, { ...query, format: "svg" })).toEqual(
+      await call(createAvatar, { ...json, format: "svg" }),
+    );
+  });
+
+  it.each([
+    ["scale below 0", { scale: -1 }, "scale"],
+    ["scale above 200", { scale: 201 }, "scale"],
+    ["translateX below -100", { translateX: -101 }, "translateX"],
+    ["translateY above 100", { translateY: 101 }, "translateY"],
+    ["an unknown backgroundType", { backgroundType: "gradientRadial" }, "backgroundType"],
+    ["backgroundRotation below -360", { backgroundRotation: -361 }, "backgroundRotation"],
+    ["backgroundRotation with eleven values", { backgroundRotation: Array(11).fill(0) }, "backgroundRotation"],
+    ["an empty backgroundColor list", { backgroundColor: [] }, "backgroundColor"],
+    ["a bad colour in the list", { backgroundColor: ["#fff", "red"] }, "backgroundColor"],
+    ["clip as a string in JSON", { clip: "false" }, "clip"],
+  ])("the JSON schema refuses %s, naming the field", (_name, raw, path) => {
+    const parsed = createAvatar.input.safeParse({ seed: "x", ...raw });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path.join("."))).toContain(path);
+  });
+
+  it.each([
+    ["a scale that is not a number", { scale: "big" }, "scale"],
+    ["translateX out of range", { translateX: "-150" }, "translateX"],
+    ["a backgroundRotation that is not a number", { backgroundRotation: "0,abc" }, "backgroundRotation"],
+    ["a bad colour in the list", { backgroundColor: "ff0000,nope" }, "backgroundColor"],
+    ["clip that is not a boolean word", { clip: "maybe" }, "clip"],
+  ])("the query schema refuses %s, naming the field", (_name, raw, path) => {
+    const parsed = getAvatar.input.safeParse({ seed: "x", ...raw });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => String(issue.path[0]))).toContain(path);
+  });
+
+  it("reads a backgroundRotation list as DiceBear 9 does: from its smallest to its largest value", async () => {
+    const base = {
+      seed: "range",
+      style: "initials",
+      backgroundType: "gradientLinear",
+      backgroundColor: ["#000", "#fff"],
+    };
+    const ordered = await svgOf({ ...base, backgroundRotation: [10, 80] });
+    expect(await svgOf({ ...base, backgroundRotation: [80, 10] })).toBe(ordered);
+    expect(await svgOf({ ...base, backgroundRotation: [80, 30, 10] })).toBe(ordered);
+    const angle = Number(/gradientTransform="rotate\(([-\d.]+), 0\.5, 0\.5\)"/.exec(ordered)?.[1]);
+    expect(angle).toBeGreaterThanOrEqual(10);
+    expect(angle).toBeLessThanOrEqual(80);
+  });
+
+  it("accepts the edges of DiceBear's ranges", () => {
+    for (const raw of [
+      { scale: 0, translateX: -100, translateY: -100, backgroundRotation: -360 },
+      { scale: 200, translateX: 100, translateY: 100, backgroundRotation: [360, 360], clip: false },
+      { backgroundType: ["solid", "gradientLinear"], backgroundColor: ["transparent", "#abc"] },
+    ]) {
+      expect(createAvatar.input.safeParse(raw).error?.issues ?? []).toEqual([]);
+    }
+  });
+});
+
 describe("avatar input", () => {
   it.each([
     ["an unknown style", { style: "adventurer-classic" }],
@@ -293,10 +528,20 @@ describe("avatar properties", () => {
       seed: field(fc.string({ maxLength: 200 })),
       style: field(fc.constantFrom(...AVATAR_STYLES)),
       size: field(fc.integer({ min: 16, max: 256 })),
-      backgroundColor: field(fc.constantFrom("transparent", "#000", "#a1b2c3", "FFFFFF")),
+      backgroundColor: field(
+        fc.constantFrom("transparent", "#000", "#a1b2c3", "FFFFFF", ["#000", "fff", "transparent"]),
+      ),
       radius: field(fc.double({ min: 0, max: 50, noNaN: true })),
       flip: field(fc.boolean()),
       rotate: field(fc.double({ min: 0, max: 360, noNaN: true })),
+      scale: field(fc.double({ min: 0, max: 200, noNaN: true })),
+      translateX: field(fc.double({ min: -100, max: 100, noNaN: true })),
+      translateY: field(fc.double({ min: -100, max: 100, noNaN: true })),
+      clip: field(fc.boolean()),
+      backgroundType: field(fc.constantFrom("solid", "gradientLinear", ["gradientLinear", "solid"])),
+      backgroundRotation: field(
+        fc.array(fc.double({ min: -360, max: 360, noNaN: true }), { minLength: 1, maxLength: 3 }),
+      ),
       format: field(fc.constantFrom("svg", "png")),
     },
     { requiredKeys: [] },
