@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CURRENCY_CODES } from "./currencies";
+import { LANGUAGE_RULES, OTHER_LANGUAGES } from "./languages";
 
 /**
  * Digits with an optional sign and decimal point; the integer part may be grouped in threes
@@ -9,6 +10,20 @@ import { CURRENCY_CODES } from "./currencies";
 const NUMBER_PATTERN = /^[+-]?(?:(?:\d+|\d{1,3}(?:,\d{3})+)(?:\.\d*)?|\.\d+)$/;
 
 export const MODES = ["cardinal", "ordinal", "currency"] as const;
+
+export const LANGUAGES = ["en", ...OTHER_LANGUAGES] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The BCP 47 tag of the variety each language is spelled in; callers may send it instead. */
+export const LANGUAGE_TAGS = { en: "en-US", hi: "hi-IN", es: "es-ES", fr: "fr-FR", de: "de-DE" } as const;
+
+const LANGUAGE_OF_TAG = Object.fromEntries(
+  Object.entries(LANGUAGE_TAGS).flatMap(([language, tag]) => [
+    [language, language],
+    [tag, language],
+  ]),
+) as Record<string, Language>;
+const ACCEPTED_LANGUAGES = Object.keys(LANGUAGE_OF_TAG) as [string, ...string[]];
 
 export const NumberToWordsInputSchema = z
   .object({
@@ -38,9 +53,17 @@ export const NumberToWordsInputSchema = z
       .describe(`ISO 4217 code, required with mode=currency: ${CURRENCY_CODES.join(", ")}`),
     system: z
       .enum(["international", "indian"])
-      .default("international")
-      .describe("indian groups by thousand, lakh (10^5) and crore (10^7)"),
-    language: z.enum(["en"]).default("en").describe("only English for now"),
+      .optional()
+      .describe(
+        "en: international (the default) or indian, which groups by thousand, lakh (10^5) and crore (10^7); hi is always indian (send indian or leave it out); es, fr and de take none",
+      ),
+    language: z
+      .enum(ACCEPTED_LANGUAGES)
+      .default("en")
+      .transform((tag) => LANGUAGE_OF_TAG[tag] ?? "en")
+      .describe(
+        `en (US English), ${OTHER_LANGUAGES.map((code) => `${code} (${LANGUAGE_RULES[code].name})`).join(", ")}; or the tag ${Object.values(LANGUAGE_TAGS).join(", ")}`,
+      ),
   })
   .refine((input) => input.mode !== "currency" || input.currency !== undefined, {
     message: "currency is required when mode is currency",

@@ -6,11 +6,13 @@
  * so 21-digit numbers stay exact.
  */
 import { CURRENCIES, type CurrencyCode } from "./currencies";
+import { LANGUAGE_RULES, type LanguageRules } from "./languages";
 import type { NumberToWordsInput, NumberWords } from "./schema";
 
 export const MAX_INTEGER_DIGITS = 21;
 export const MAX_FRACTION_DIGITS = 6;
 
+/** Absent is international, for English. */
 type NumberSystem = NumberToWordsInput["system"];
 
 interface ParsedNumber {
@@ -176,10 +178,61 @@ function currencyWords(number: ParsedNumber, code: CurrencyCode, system: NumberS
   return { ok: true, value: major + minor };
 }
 
+/**
+ * Hindi, Spanish, French and German: the sign, decimals and currency amounts are put together
+ * here the same way for each; the words come from the language's rules (`languages.ts`).
+ */
+function spellInLanguage(number: ParsedNumber, input: NumberToWordsInput, rules: LanguageRules): Outcome<NumberWords> {
+  const indianOnly = input.language === "hi";
+  if (input.system !== undefined && (input.system === "indian") !== indianOnly) {
+    return {
+      ok: false,
+      message: indianOnly
+        ? "Hindi numbers are always grouped in thousand, lakh and crore: leave system out or send indian"
+        : `system=indian is for en and hi; ${rules.name} has its own grouping: leave system out`,
+    };
+  }
+  const sign = number.negative ? `${rules.minus} ` : "";
+  const base = { number: formatNumber(number), mode: input.mode };
+
+  if (input.mode === "ordinal") {
+    const range = rules.ordinalMax === null ? "positive whole numbers" : `whole numbers from 1 to ${rules.ordinalMax}`;
+    if (number.fraction !== "")
+      return { ok: false, message: `ordinals are for whole numbers (in ${rules.name}: ${range})` };
+    if (number.negative || number.integer === 0n || (rules.ordinalMax !== null && number.integer > rules.ordinalMax)) {
+      return { ok: false, message: `${rules.name} ordinals are for ${range}` };
+    }
+    return { ok: true, value: { words: rules.ordinal(number.integer), ...base } };
+  }
+
+  if (input.mode === "currency") {
+    if (!input.currency) return { ok: false, message: "currency is required when mode is currency" };
+    if (input.currency !== rules.currency) {
+      return { ok: false, message: `${rules.name} amounts are in ${rules.currency} only (other currencies in en)` };
+    }
+    const units = CURRENCIES[input.currency];
+    if (number.fraction.length > units.minorDigits) {
+      return { ok: false, message: `${input.currency} has ${units.minorDigits} decimal places` };
+    }
+    const minor = number.fraction === "" ? 0n : BigInt(number.fraction.padEnd(units.minorDigits, "0"));
+    // As n2words does: the major part is left out of an amount below one ("un céntimo").
+    const parts = [
+      ...(number.integer > 0n || minor === 0n ? [rules.amount(number.integer, false)] : []),
+      ...(minor > 0n ? [rules.amount(minor, true)] : []),
+    ];
+    return { ok: true, value: { words: sign + parts.join(rules.and), ...base, currency: input.currency } };
+  }
+
+  const digits = [...number.fraction].map((digit) => rules.cardinal(BigInt(digit))).join(" ");
+  const words = rules.cardinal(number.integer) + (digits ? ` ${rules.point} ${digits}` : "");
+  return { ok: true, value: { words: sign + words, ...base } };
+}
+
 export function spellNumber(input: NumberToWordsInput): Outcome<NumberWords> {
   const parsed = parseNumber(input.number);
   if (!parsed.ok) return parsed;
   const number = parsed.value;
+  if (input.language !== "en") return spellInLanguage(number, input, LANGUAGE_RULES[input.language]);
   const sign = number.negative ? "minus " : "";
   const base = { number: formatNumber(number), mode: input.mode };
 
