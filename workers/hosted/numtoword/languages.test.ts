@@ -159,7 +159,7 @@ describe("numtoword languages: the language parameter", () => {
 
 describe("numtoword languages: Spanish against written-number", () => {
   // written-number (and n2words) write "uno" before mil, millón and billón; the RAE
-  // (Diccionario panhispánico de dudas, "uno", 2.1) and CLDR apocopate it: "veintiún mil",
+  // (Diccionario panhispánico de dudas, "uno") and CLDR apocopate it: "veintiún mil",
   // "un millón uno".
   const APOCOPE = /(^| )(veinti)?uno (mil|millón|millones|billón|billones)\b/;
 
@@ -212,7 +212,7 @@ describe("numtoword languages: French against written-number", () => {
     for (const value of SPREAD) {
       // written-number writes "quatre-vingts mille", "deux cents mille"; vingt and cent take no s
       // when another numeral follows, and mille is a numeral (Académie française, Dictionnaire,
-      // 9th ed., "cent" and "vingt"; Grevisse, Le Bon Usage § 597).
+      // 9th ed., "cent" and "vingt"; Grevisse, Le Bon Usage, on the numerals).
       const reference = writtenNumber(Number(value), { lang: "fr" }).replace(/(vingt|cent)s mille/g, "$1 mille");
       expect(await words({ number: value.toString(), language: "fr" }), `${value}`).toBe(reference);
     }
@@ -376,7 +376,7 @@ describe("numtoword languages: ordinals against CLDR's spell-out rules", () => {
     for (let value = 1n; value < 1_000_000n; value += value < 2100n ? 1n : 7919n) {
       // Our cardinals write "vingt et un" (traditional), CLDR "vingt-et-un"; and CLDR puts "et"
       // into 81st, 91st, 101st, 1001st…, where French has none: quatre-vingt-unième, cent
-      // unième, mille unième (Grevisse, Le Bon Usage § 597: "et" only in 21–71; "mille et un"
+      // unième, mille unième (Grevisse, Le Bon Usage: "et" only in 21–71; "mille et un"
       // is the idiom for "very many", not the number).
       const expected = spellOut(FR, "%spellout-ordinal-masculine", value)
         .replace(/(quatre-vingt|cent|mille)-et-/g, (_, head: string) =>

@@ -46,7 +46,7 @@ const ES_SCALES = [
 
 /**
  * "uno" loses its last vowel before a masculine noun and before mil (RAE, Diccionario
- * panhispánico de dudas, "uno", 2.1; CLDR's %spellout-cardinal-masculine): "veintiún mil",
+ * panhispánico de dudas, "uno"; CLDR's %spellout-cardinal-masculine): "veintiún mil",
  * "treinta y un millones", "veintiún euros". n2words writes "veintiuno mil".
  */
 function apocopate(words: string): string {
@@ -122,7 +122,7 @@ function esAmount(value: bigint, minor: boolean): string {
 
 // French ----------------------------------------------------------------------------------------
 
-/** Amounts: singular below two ("zéro euro", Académie française), "d'euros" after a bare million. */
+/** Amounts: French takes the plural from two on ("zéro euro", "un euro", "deux euros"), and "d'euros" after a bare million. */
 function frAmount(value: bigint, minor: boolean): string {
   const count = fr.toCardinal(value);
   const unit = `${minor ? "centime" : "euro"}${value >= 2n ? "s" : ""}`;
