@@ -45,8 +45,7 @@ function drawCode(code: QRCode.QRCode, canvas?: { target: Drawn; left: number; t
       if (!data[row * size + column]) continue;
       for (let y = 0; y < SCALE; y += 1) {
         for (let x = 0; x < SCALE; x += 1) {
-          const offset =
-            ((top + (MARGIN + row) * SCALE + y) * target.width + left + (MARGIN + column) * SCALE + x) * 4;
+          const offset = ((top + (MARGIN + row) * SCALE + y) * target.width + left + (MARGIN + column) * SCALE + x) * 4;
           target.data.fill(0, offset, offset + 3);
         }
       }
@@ -114,7 +113,9 @@ describe("qrcode decode reads codes made by the reference encoder", () => {
     const code = QRCode.create([{ data: latin1(text), mode: "byte" }], { errorCorrectionLevel: "M" });
     const drawn = drawCode(code);
     // jsQR's `data` is UTF-8 only; its bytes are the reference here.
-    expect(jsQR(new Uint8ClampedArray(drawn.data), drawn.width, drawn.height)?.binaryData).toEqual(Array.from(latin1(text)));
+    expect(jsQR(new Uint8ClampedArray(drawn.data), drawn.width, drawn.height)?.binaryData).toEqual(
+      Array.from(latin1(text)),
+    );
     const body = await decoded(encodeAs(drawn, "png"));
     expect(body.codes[0]?.text).toBe(text);
   });

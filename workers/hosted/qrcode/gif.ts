@@ -14,7 +14,9 @@ const GIF_MAX_COLOURS = 256;
 const OPAQUE_FROM = 128;
 
 /** The exact palette and indices, or null when the image holds more colours than GIF allows. */
-function exactIndices(pixels: RgbaPixels): { palette: Palette; index: Uint8Array; transparentIndex: number | null } | null {
+function exactIndices(
+  pixels: RgbaPixels,
+): { palette: Palette; index: Uint8Array; transparentIndex: number | null } | null {
   const { data } = pixels;
   const index = new Uint8Array(data.length / 4);
   const palette: Palette = [];
@@ -47,13 +49,24 @@ function exactIndices(pixels: RgbaPixels): { palette: Palette; index: Uint8Array
   return { palette, index, transparentIndex };
 }
 
-function quantisedIndices(pixels: RgbaPixels): { palette: Palette; index: Uint8Array; transparentIndex: number | null } {
+function quantisedIndices(pixels: RgbaPixels): {
+  palette: Palette;
+  index: Uint8Array;
+  transparentIndex: number | null;
+} {
   const transparent = pixels.data.some((value, offset) => offset % 4 === 3 && value < OPAQUE_FROM);
   const format = transparent ? "rgba4444" : "rgb565";
-  const palette = quantize(pixels.data, GIF_MAX_COLOURS, { format, oneBitAlpha: transparent ? OPAQUE_FROM - 1 : false });
+  const palette = quantize(pixels.data, GIF_MAX_COLOURS, {
+    format,
+    oneBitAlpha: transparent ? OPAQUE_FROM - 1 : false,
+  });
   const index = applyPalette(pixels.data, palette, format);
   const found = transparent ? palette.findIndex((colour) => colour[3] === 0) : -1;
-  return { palette: palette.map(([r = 0, g = 0, b = 0]) => [r, g, b]), index, transparentIndex: found < 0 ? null : found };
+  return {
+    palette: palette.map(([r = 0, g = 0, b = 0]) => [r, g, b]),
+    index,
+    transparentIndex: found < 0 ? null : found,
+  };
 }
 
 /** A single-frame GIF89a of `pixels` (no looping extension: it is a still image). */

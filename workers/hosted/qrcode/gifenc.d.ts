@@ -7,13 +7,23 @@ declare module "gifenc" {
     maxColors: number,
     options?: { format?: PaletteFormat; oneBitAlpha?: boolean | number; clearAlpha?: boolean },
   ): Palette;
-  export function applyPalette(rgba: Uint8Array | Uint8ClampedArray, palette: Palette, format?: PaletteFormat): Uint8Array;
+  export function applyPalette(
+    rgba: Uint8Array | Uint8ClampedArray,
+    palette: Palette,
+    format?: PaletteFormat,
+  ): Uint8Array;
   export interface GifEncoderStream {
     writeFrame(
       index: Uint8Array,
       width: number,
       height: number,
-      options?: { palette?: Palette; transparent?: boolean; transparentIndex?: number; repeat?: number; delay?: number },
+      options?: {
+        palette?: Palette;
+        transparent?: boolean;
+        transparentIndex?: number;
+        repeat?: number;
+        delay?: number;
+      },
     ): void;
     finish(): void;
     bytes(): Uint8Array;

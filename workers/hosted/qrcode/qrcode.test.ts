@@ -307,7 +307,6 @@ describe("qrcode in JPEG and WebP", () => {
     expect(low.body.length).toBeLessThan(high.body.length);
     expect(decodeQrRaster(low.body as Uint8Array)).toBe(URL_TEXT);
   });
-
 });
 
 describe("qrcode in GIF", () => {
@@ -316,7 +315,9 @@ describe("qrcode in GIF", () => {
     return (createQrMatrix(text, level).size + 2 * margin) * 8;
   }
 
-  async function gifOf(raw: Record<string, unknown>): Promise<{ result: Extract<HandlerResult, { kind: "binary" }>; image: GifImage }> {
+  async function gifOf(
+    raw: Record<string, unknown>,
+  ): Promise<{ result: Extract<HandlerResult, { kind: "binary" }>; image: GifImage }> {
     const result = await binaryOf({ ...raw, format: "gif" });
     expect(result.contentType).toBe("image/gif");
     if (typeof result.body === "string") throw new Error("expected GIF bytes");
@@ -334,7 +335,9 @@ describe("qrcode in GIF", () => {
       for (let row = 0; row < matrix.size; row += 1) {
         for (let column = 0; column < matrix.size; column += 1) {
           const centre = pixelAt(image, (4 + column) * 8 + 4, (4 + row) * 8 + 4);
-          expect(centre, `module ${row},${column}`).toEqual(matrix.isDark(row, column) ? [0, 0, 0, 255] : [255, 255, 255, 255]);
+          expect(centre, `module ${row},${column}`).toEqual(
+            matrix.isDark(row, column) ? [0, 0, 0, 255] : [255, 255, 255, 255],
+          );
         }
       }
       expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
@@ -355,11 +358,14 @@ describe("qrcode in GIF", () => {
     expect(jsQR(flat.pixels, flat.width, flat.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
   });
 
-  it.each(["dots", "rounded"] as const)("antialiased %s modules fit GIF's 256 colours and still decode", async (dotStyle) => {
-    const { image } = await gifOf({ text: URL_TEXT, dotStyle, foreground: "#0f172a", background: "#fde68a" });
-    expect(image.paletteSize).toBeLessThanOrEqual(256);
-    expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
-  });
+  it.each(["dots", "rounded"] as const)(
+    "antialiased %s modules fit GIF's 256 colours and still decode",
+    async (dotStyle) => {
+      const { image } = await gifOf({ text: URL_TEXT, dotStyle, foreground: "#0f172a", background: "#fde68a" });
+      expect(image.paletteSize).toBeLessThanOrEqual(256);
+      expect(jsQR(image.pixels, image.width, image.height, { inversionAttempts: "dontInvert" })?.data).toBe(URL_TEXT);
+    },
+  );
 
   it("takes a logo, and the code still decodes", async () => {
     const { image } = await gifOf({ text: URL_TEXT, logo: await redPngLogo(), size: 400 });
