@@ -5,9 +5,11 @@
  * migrations), as every table does in these tests.
  */
 import { env } from "cloudflare:test";
+import { readConfig } from "~workers/config";
 import type { KeyRecord } from "~workers/gateway/api-key-auth";
 import type { Refund, Standing, TakeResult } from "~workers/gateway/meter";
 import type { GatewayNotices } from "~workers/gateway/meter-notices";
+import { hmacUrlSigner } from "~workers/gateway/signed-url";
 import type { AccountMeter, HostedServices, KeyStore, Services, UsageSink } from "~workers/gateway/services";
 import type { CallRecord } from "~workers/gateway/usage-recorder";
 import { d1Cities } from "~workers/hosted/location/cities";
@@ -25,6 +27,14 @@ export function memoryKeyStore(
     resolve: async (key) => records[key] ?? null,
     reload: async (key) => {
       reloads.push(key);
+      return key in fresh ? (fresh[key] ?? null) : (records[key] ?? null);
+    },
+    // Signed URLs name a key by its id: the same records, found by the id they hold.
+    resolveId: async (keyId) => Object.values(records).find((record) => record.keyId === keyId) ?? null,
+    reloadId: async (keyId) => {
+      reloads.push(keyId);
+      const key = Object.keys(records).find((candidate) => records[candidate]?.keyId === keyId);
+      if (key === undefined) return null;
       return key in fresh ? (fresh[key] ?? null) : (records[key] ?? null);
     },
   };
@@ -76,6 +86,8 @@ export function testHostedServices(
     upstream: fakeFetch(options.routes ?? {}),
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    // Signing is local computation: the real signer, under the test environment's secret.
+    urlSigner: hmacUrlSigner(readConfig(env).SESSION_SECRET),
   };
 }
 

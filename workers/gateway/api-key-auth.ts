@@ -42,23 +42,25 @@ export function presentedKey(request: Request): string | null {
   return key ? key : null;
 }
 
-async function loadFromD1(db: D1Database, hash: string): Promise<KeyRecord | null> {
-  const row = await db
-    .prepare(
-      `SELECT k.id AS key_id, k.user_id, k.revoked_at, u.plan_id, u.plan_expires_at, u.plan_version,
+const KEY_RECORD_SELECT = `SELECT k.id AS key_id, k.user_id, k.revoked_at, u.plan_id, u.plan_expires_at, u.plan_version,
          EXISTS (SELECT 1 FROM referrals r WHERE r.referred_user_id = u.id) AS referred
-       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`,
-    )
-    .bind(hash)
-    .first<{
-      key_id: string;
-      user_id: string;
-      revoked_at: number | null;
-      plan_id: string;
-      plan_expires_at: number | null;
-      plan_version: number;
-      referred: number;
-    }>();
+       FROM api_keys k JOIN users u ON u.id = k.user_id`;
+
+/** A key's record by the key's hash (a key presented in a header) or by its id (a signed URL). */
+async function loadFromD1(db: D1Database, by: { hash: string } | { id: string }): Promise<KeyRecord | null> {
+  const statement =
+    "hash" in by
+      ? db.prepare(`${KEY_RECORD_SELECT} WHERE k.hash = ?`).bind(by.hash)
+      : db.prepare(`${KEY_RECORD_SELECT} WHERE k.id = ?`).bind(by.id);
+  const row = await statement.first<{
+    key_id: string;
+    user_id: string;
+    revoked_at: number | null;
+    plan_id: string;
+    plan_expires_at: number | null;
+    plan_version: number;
+    referred: number;
+  }>();
   if (!row) return null;
   return {
     keyId: row.key_id,
@@ -85,7 +87,36 @@ export function apiKeyStore(db: D1Database, cache: KVNamespace): KeyStore {
   return {
     resolve: (key, now) => resolveApiKey(bindings, key, now),
     reload: (key, now) => reloadApiKey(bindings, key, now),
+    resolveId: (keyId, now) => resolveApiKeyById(db, keyId, now),
+    reloadId: (keyId, now) => reloadApiKeyById(db, keyId, now),
   };
+}
+
+/**
+ * A key's record by its id, for a signed URL (which names the key, never carries it). Kept in
+ * this isolate's memory only, for the same few seconds as a key's: the Meter judges the record
+ * as it judges any (meter.ts), so a revoke or plan change still shows on the next call, and
+ * KV, keyed by the key's hash, is left to header keys.
+ */
+export async function resolveApiKeyById(
+  db: D1Database,
+  keyId: string,
+  now: number = Date.now(),
+): Promise<KeyRecord | null> {
+  const name = `id:${keyId}`;
+  const cached = memory.get(name);
+  if (cached && cached.until > now) return cached.record;
+  return reloadApiKeyById(db, keyId, now);
+}
+
+export async function reloadApiKeyById(
+  db: D1Database,
+  keyId: string,
+  now: number = Date.now(),
+): Promise<KeyRecord | null> {
+  const record = await loadFromD1(db, { id: keyId });
+  remember(`id:${keyId}`, record, now);
+  return record;
 }
 
 export async function resolveApiKey(
@@ -101,7 +132,7 @@ export async function resolveApiKey(
   const parsed = KeyRecordSchema.safeParse(fromKv);
   let record: KeyRecord | null = parsed.success ? parsed.data : null;
   if (!record) {
-    record = await loadFromD1(env.DB, hash);
+    record = await loadFromD1(env.DB, { hash });
     // Unknown keys are not written to KV: a flood of random keys must not fill it.
     if (record && !record.revoked) {
       await env.CACHE.put(apiKeyCacheName(hash), JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS });
@@ -118,7 +149,7 @@ export async function resolveApiKey(
  */
 export async function reloadApiKey(env: KeyBindings, key: string, now: number = Date.now()): Promise<KeyRecord | null> {
   const hash = await sha256Hex(key);
-  const record = await loadFromD1(env.DB, hash);
+  const record = await loadFromD1(env.DB, { hash });
   const name = apiKeyCacheName(hash);
   await (record && !record.revoked
     ? env.CACHE.put(name, JSON.stringify(record), { expirationTtl: KV_TTL_SECONDS })
@@ -134,11 +165,14 @@ export async function reloadApiKey(env: KeyBindings, key: string, now: number = 
  */
 export async function forgetAccountKeys(db: D1Database, cache: KVNamespace, userId: string): Promise<void> {
   const { results } = await db
-    .prepare(`SELECT hash FROM api_keys WHERE user_id = ?`)
+    .prepare(`SELECT id, hash FROM api_keys WHERE user_id = ?`)
     .bind(userId)
-    .all<{ hash: string }>();
+    .all<{ id: string; hash: string }>();
   await Promise.all(results.map((row) => cache.delete(apiKeyCacheName(row.hash))));
-  for (const row of results) memory.delete(row.hash);
+  for (const row of results) {
+    memory.delete(row.hash);
+    memory.delete(`id:${row.id}`);
+  }
 }
 
 /** Forgets one key's cached record in this isolate and KV (a revoke). */

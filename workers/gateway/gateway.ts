@@ -2,7 +2,7 @@
  * The gateway: every hosted-API call passes here, through six steps (workers/gateway/steps/),
  * each a module with its own test:
  *
- *   authenticate (key) -> authorise (plan) -> meter (limits; a stale record is read again)
+ *   authenticate (key, or a signed URL) -> authorise (plan) -> meter (limits; a stale record is read again)
  *     -> read and validate input -> run the handler -> answer (headers; after the response,
  *        a refund for a call that does not count, and the usage rollup)
  *
@@ -20,7 +20,8 @@ import type { KeyRecord } from "./api-key-auth";
 import type { MeterPolicy } from "./meter";
 import { createServices, type AccountMeter, type Services } from "./services";
 import { settleCall, toResponse, type Outcome } from "./steps/answer";
-import { authenticate, reauthenticate } from "./steps/authenticate";
+import { hasSignedUrlParams } from "./signed-url";
+import { authenticate, reauthenticate, type Credential } from "./steps/authenticate";
 import { authorise } from "./steps/authorise";
 import { readValidInput } from "./steps/input";
 import { meterCall, type Taken } from "./steps/meter-call";
@@ -62,11 +63,11 @@ export async function runOperation(
   const services: Services = { ...createServices(c.env, config, waitUntil), ...options.services };
   const render = (refusal: Refusal) => problem(c, refusal.type, refusal.detail, refusal.extensions, refusal.headers);
 
-  const admitted = await admit(c.req.raw, api, services, started);
+  const admitted = await admit(c.req.raw, api, operation, services, started);
   if (!admitted.ok) {
     // Every refusal before the handler leaves the body unread.
     await releaseBody(c.req.raw);
-    return render(admitted.refusal);
+    return withSignedUrlCaching(c.req.raw, render(admitted.refusal), null, started);
   }
   const { record, planId, headers } = admitted;
 
@@ -108,18 +109,50 @@ export async function runOperation(
       reachedOut: false,
     };
   }
-  return settleCall(outcome, {
+  const response = settleCall(outcome, {
     ...admitted,
     usage: services.usage,
     call: { userId: record.userId, keyId: record.keyId, apiSlug: api.slug, started },
     waitUntil,
     requestId,
   });
+  return withSignedUrlCaching(c.req.raw, response, admitted.credential, started);
+}
+
+/** How long a browser may keep an image a signed URL answered: up to its expiry, a day at most. */
+const SIGNED_URL_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+/**
+ * Caching for answers to signed URLs (decision 043). A success is the same bytes for the same
+ * URL until it expires, so the browser may keep it that long (a page showing the image twice,
+ * or again, does not spend a call); `private` keeps shared caches from serving it to others
+ * without the call being counted or the key's revocation being seen. A refusal is never kept.
+ * Answers to calls with a key header are left as they are.
+ */
+function withSignedUrlCaching(
+  request: Request,
+  response: Response,
+  credential: Credential | null,
+  started: number,
+): Response {
+  if (!hasSignedUrlParams(new URL(request.url))) return response;
+  const success = response.status >= 200 && response.status < 300;
+  if (success && credential && "expiresAt" in credential) {
+    const remaining = Math.max(0, credential.expiresAt - Math.floor(started / 1000));
+    response.headers.set(
+      "Cache-Control",
+      `private, max-age=${Math.min(remaining, SIGNED_URL_MAX_AGE_SECONDS)}, immutable`,
+    );
+  } else {
+    response.headers.set("Cache-Control", "no-store");
+  }
+  return response;
 }
 
 type Admission =
   | {
       ok: true;
+      credential: Credential;
       record: KeyRecord;
       planId: PlanId;
       policy: MeterPolicy;
@@ -135,16 +168,25 @@ type Admission =
  * judges the cached key record; when it says the record is stale (a revoked key, a newer
  * plan), the record is read again from D1 and the call judged once more on it.
  */
-async function admit(request: Request, api: HostedApi, services: Services, now: number): Promise<Admission> {
-  let authentication = await authenticate(request, services.keys, now);
+async function admit(
+  request: Request,
+  api: HostedApi,
+  operation: Operation,
+  services: Services,
+  now: number,
+): Promise<Admission> {
+  let authentication = await authenticate(request, services.keys, now, {
+    accepted: operation.acceptsSignedUrl === true,
+    signer: services.urlSigner,
+  });
   for (let reloaded = false; ; reloaded = true) {
     if (!authentication.ok) return authentication;
-    const { key, record } = authentication;
+    const { credential, record } = authentication;
     const authorisation = authorise(record, api, now);
     const meter = services.meters.of(record.userId);
     const metering = await meterCall(meter, record, authorisation);
-    if (metering.ok) return { ...authorisation, ...metering, record, meter };
+    if (metering.ok) return { ...authorisation, ...metering, credential, record, meter };
     if (!metering.stale || reloaded) return metering;
-    authentication = await reauthenticate(key, services.keys, now);
+    authentication = await reauthenticate(credential, services.keys, now);
   }
 }

@@ -41,5 +41,17 @@ export function createOperationContext(options: OperationContextOptions): Operat
       }),
     shortLinks: services.shortLinks.of(options.account.userId),
     cities: services.cities,
+    signUrl: async ({ path, params, expiresInSeconds }) => {
+      const origin = options.origin ?? new URL(options.request.url).origin;
+      const expiresAt = Math.floor(Date.now() / 1000) + expiresInSeconds;
+      const query = await services.urlSigner.sign({
+        method: "GET",
+        path,
+        params,
+        keyId: options.account.keyId,
+        expiresAt,
+      });
+      return { url: `${origin}${path}?${query}`, expiresAt };
+    },
   };
 }

@@ -11,8 +11,11 @@ import { readAtMost } from "~workers/http/request-body";
 export type ReadInputResult =
   { ok: true; input: Record<string, unknown> } | { ok: false; reason: "too-large" | "malformed"; detail: string };
 
-/** Query parameters the gateway itself uses, never passed to an API. */
-const GATEWAY_PARAMS = new Set(["as"]);
+/**
+ * Query parameters the gateway itself uses, never passed to an API: `as`, and a signed URL's
+ * own three (verified in the authenticate step before the input is read).
+ */
+const GATEWAY_PARAMS = new Set(["as", "key_id", "expires", "signature"]);
 
 async function discardBody(request: Request): Promise<void> {
   await request.body?.cancel().catch(() => undefined);

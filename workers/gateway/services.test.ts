@@ -20,6 +20,10 @@ describe("createServices: the real services over the bindings", () => {
     expect(record).toMatchObject({ keyId, userId, revoked: false, planId: "free" });
     expect(await services.keys.resolve(`${key}x`, now)).toBeNull();
     expect((await services.keys.reload(key, now))?.keyId).toBe(keyId);
+    // By id, as a signed URL names its key.
+    expect(await services.keys.resolveId(keyId, now)).toMatchObject({ keyId, userId, revoked: false });
+    expect(await services.keys.resolveId(`${keyId}x`, now)).toBeNull();
+    expect((await services.keys.reloadId(keyId, now))?.userId).toBe(userId);
 
     const { policy } = meterPolicy({ userId, planId: "free", planExpiresAt: null, bonusCalls: 0 }, "free", now);
     const taken = await services.meters.of(userId).take(policy);

@@ -23,6 +23,7 @@ import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/
 import { apiKeyStore, type KeyRecord } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";
+import { hmacUrlSigner, type UrlSigner } from "./signed-url";
 import { createDohResolver, type AddressResolver } from "./url-guard";
 import { recordCall, type CallRecord } from "./usage-recorder";
 
@@ -32,6 +33,10 @@ export interface KeyStore {
   resolve(key: string, now: number): Promise<KeyRecord | null>;
   /** The record from the source of truth, past every cache, for when a cached one proved stale. */
   reload(key: string, now: number): Promise<KeyRecord | null>;
+  /** A key's record by its id (api_keys.id), for a signed URL, which names its key by id. */
+  resolveId(keyId: string, now: number): Promise<KeyRecord | null>;
+  /** The same past every cache. */
+  reloadId(keyId: string, now: number): Promise<KeyRecord | null>;
 }
 
 /** One account's Meter (meter.ts): the call counter that is also the authority on stale records. */
@@ -58,6 +63,8 @@ export interface HostedServices {
   upstream: typeof fetch;
   shortLinks: ShortLinkStore;
   cities: CityStore;
+  /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
+  urlSigner: UrlSigner;
 }
 
 export interface Services extends HostedServices {
@@ -69,7 +76,7 @@ export interface Services extends HostedServices {
 /** The real services, over this request's bindings. */
 export function createServices(
   env: Env,
-  config: Pick<Config, "DNS_RESOLVER_URL">,
+  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET">,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
   return {
@@ -80,6 +87,7 @@ export function createServices(
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    urlSigner: hmacUrlSigner(config.SESSION_SECRET),
   };
 }
 

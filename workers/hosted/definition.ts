@@ -59,6 +59,16 @@ export interface OperationContext {
   shortLinks: OwnShortLinks;
   /** The cities table (location). */
   cities: CityStore;
+  /**
+   * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
+   * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make
+   * that call, counted against the caller, until it expires or the key is revoked.
+   */
+  signUrl(request: {
+    path: string;
+    params: URLSearchParams;
+    expiresInSeconds: number;
+  }): Promise<{ url: string; expiresAt: number }>;
 }
 
 /** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */
@@ -89,6 +99,11 @@ export interface Operation<Input extends z.ZodType = z.ZodType> {
   maxBodyBytes?: number;
   /** The status of a successful answer: 201 for an operation that creates a resource, else 200. */
   successStatus?: 200 | 201;
+  /**
+   * A GET operation that also accepts a signed URL instead of a key header (decision 043), so
+   * it can be used where no header can be sent (`<img src>`). Other operations refuse one.
+   */
+  acceptsSignedUrl?: boolean;
   /** Problems this call answers beyond those every call can (docs' error lists, OpenAPI). */
   errors?: { type: ProblemType; when: string }[];
   handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;

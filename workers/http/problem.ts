@@ -72,6 +72,20 @@ export const PROBLEM_TYPES = {
       "The key was revoked (by its owner, by a rotation, or when the account was deleted) and is refused from the next call on.",
     action: "Use another active key of your account, or create a new one on your API Key page.",
   },
+  "invalid-signed-url": {
+    status: 401,
+    title: "Signed URL not valid",
+    description:
+      "The call came with a signed URL (`key_id`, `expires`, `signature`) that Portico did not make this way: a parameter was changed, added or removed after signing, the URL was signed for another call, or this call does not take signed URLs. Nothing in the URL was used.",
+    action:
+      "Ask for a new signed URL with the options you want (for QR codes, `POST /api/v1/qrcode/signed-url`) and use it as it comes back, or send your key in the `x-api-key` header.",
+  },
+  "expired-signed-url": {
+    status: 401,
+    title: "Signed URL expired",
+    description: "The signed URL was genuine, but its lifetime (`expires`) has passed. `detail` says when it ended.",
+    action: "Ask for a new signed URL; one lives up to seven days.",
+  },
   "plan-required": {
     status: 403,
     title: "Not included in your plan",

@@ -7,10 +7,36 @@ import { defineOperation, type HostedApiDefinition } from "../definition";
 import { MAX_SIDE, SINGLE_IMAGE_BODY_BYTES } from "../_image/limits";
 import { handleQrDecode } from "./decode";
 import { handleQrCode } from "./handler";
+import { handleQrSignedUrl } from "./signed-url";
 import { adaptLegacyQrCode, LEGACY_QR_INPUT } from "./legacy";
 import { LOGO_MAX_BYTES } from "./logo";
 import { MAX_CODES } from "./reader";
-import { QR_SIZE, QR_TEXT_MAX, QrCodeInputSchema, QrDecodeInputSchema, QrDecodeOutputSchema } from "./schema";
+import {
+  QR_SIZE,
+  QR_TEXT_MAX,
+  QrCodeInputSchema,
+  QrCodeQuerySchema,
+  QrDecodeInputSchema,
+  QrDecodeOutputSchema,
+  QrSignedUrlInputSchema,
+  QrSignedUrlOutputSchema,
+  SIGNED_URL_LIFETIME,
+} from "./schema";
+
+const QR_OUTPUT = {
+  kind: "binary",
+  mimeTypes: ["image/png", "image/svg+xml", "image/jpeg", "image/webp", "image/gif"],
+  description:
+    "The QR code, size × size pixels: PNG bytes (format png, the default), SVG markup (svg), JPEG bytes (jpeg), lossy WebP bytes (webp) or GIF bytes (gif).",
+} as const;
+
+const SIGNED_URL_ERRORS = [
+  {
+    type: "invalid-signed-url",
+    when: "A signed URL was changed after signing (any parameter added, removed or altered) or signed for another call.",
+  },
+  { type: "expired-signed-url", when: "A signed URL is past its `expires`." },
+] as const;
 
 /** A version 2 code holding https://portico.dev at level Q, 4 px a module (the decode example). */
 const EXAMPLE_QR_PNG =
@@ -36,12 +62,7 @@ export const definition: HostedApiDefinition = {
       ].join(" "),
       inputSource: "json",
       input: QrCodeInputSchema,
-      output: {
-        kind: "binary",
-        mimeTypes: ["image/png", "image/svg+xml", "image/jpeg", "image/webp", "image/gif"],
-        description:
-          "The QR code, size × size pixels: PNG bytes (format png, the default), SVG markup (svg), JPEG bytes (jpeg), lossy WebP bytes (webp) or GIF bytes (gif).",
-      },
+      output: { ...QR_OUTPUT, mimeTypes: [...QR_OUTPUT.mimeTypes] },
       example: {
         text: "https://portico.dev/docs/api/qrcode",
         size: 300,
@@ -56,6 +77,48 @@ export const definition: HostedApiDefinition = {
       // A 200 KB logo is about 270 KB as base64, and more if percent-encoded.
       maxBodyBytes: 512 * 1024,
       handler: (input, ctx) => handleQrCode(input, ctx),
+    }),
+    defineOperation({
+      id: "getQrCode",
+      method: "GET",
+      path: "",
+      summary: "Create a QR code from a URL (for <img src>)",
+      description: [
+        "The same QR code as `POST /api/v1/qrcode`, with its options in the query string (no `logo`: a data URL does not belong in a URL), so the call is a link.",
+        "With your key in the `x-api-key` header it works as any call. For a page or an e-mail, where no header can be sent, ask `POST /api/v1/qrcode/signed-url` for a signed URL and use that as the `<img src>`: it carries `key_id`, `expires` and `signature` instead of the key, works until it expires (at most seven days) or the key is revoked, and counts each call against that key.",
+        "Changing anything in a signed URL makes it invalid (401 `invalid-signed-url`); past its time it is `expired-signed-url`. A browser may keep the image until the URL expires (`Cache-Control: private`); shared caches may not.",
+      ].join(" "),
+      inputSource: "query",
+      input: QrCodeQuerySchema,
+      output: { ...QR_OUTPUT, mimeTypes: [...QR_OUTPUT.mimeTypes] },
+      example: { text: "https://portico.dev", size: 240, errorCorrection: "Q", format: "png" },
+      acceptsSignedUrl: true,
+      errors: [...SIGNED_URL_ERRORS],
+      handler: (input, ctx) => handleQrCode(input, ctx),
+    }),
+    defineOperation({
+      id: "signQrCodeUrl",
+      method: "POST",
+      path: "/signed-url",
+      summary: "Sign a QR code URL for <img src>",
+      description: [
+        "Takes the options of the GET form (as JSON) and `expiresIn`, and answers a URL of `GET /api/v1/qrcode` that works without a key header until `expiresAt`: put it in an `<img src>` on a page or in an e-mail.",
+        `The URL names your key by its id (never the key itself) and is signed with HMAC-SHA256; it lives ${SIGNED_URL_LIFETIME.default / 3600} hours unless \`expiresIn\` says otherwise, ${SIGNED_URL_LIFETIME.max / 86400} days at most.`,
+        "Each use of the URL is a call on your key (plan, per-second limit and month, as any call), and it stops working when the key is revoked. Signing is a call too.",
+        "Options the GET form would refuse are refused here, with a 422.",
+      ].join(" "),
+      inputSource: "json",
+      input: QrSignedUrlInputSchema,
+      output: {
+        kind: "json",
+        schema: QrSignedUrlOutputSchema,
+        example: {
+          url: "https://portico.dev/api/v1/qrcode?text=https%3A%2F%2Fportico.dev&size=240&margin=4&errorCorrection=Q&foreground=%23000000&background=%23ffffff&charset=UTF-8&format=png&dotStyle=square&key_id=key_3xAmPle&expires=1767225600&signature=yQ2n0c2f6T0u6y8o3m5yQe9x1M4r7w0b2d5g8j1k3l6",
+          expiresAt: "2026-01-01T00:00:00.000Z",
+        },
+      },
+      example: { text: "https://portico.dev", size: 240, errorCorrection: "Q", format: "png", expiresIn: 3600 },
+      handler: (input, ctx) => handleQrSignedUrl(input, ctx),
     }),
     defineOperation({
       id: "decodeQrCode",
