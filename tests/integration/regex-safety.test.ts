@@ -25,7 +25,8 @@
  *   `/^[6-9]\d{9}$/` and `/^(\+91|0)/` (api/payments.ts), `/^pay_[A-Za-z0-9_-]{8,64}$/`, and
  *   `/^\d{1,16}$/` and the ISO time in providers/signatures;
  * - configuration (`/\/+$/` on base URLs and issuers, `/<([^>]+)>/` on MAIL_FROM), docs path
- *   templates (`/:([A-Za-z0-9_]+)/g`), our own output (`/=+$/` in toBase64Url, output schemas),
+ *   templates (`/:([A-Za-z0-9_]+)/g`), our own output (`/=+$/` in toBase64Url, output schemas,
+ *   the clip-path patterns over DiceBear's SVG in hosted/avatar/engine.ts),
  *   a PayPal `up` link read after its signature is verified, and the development-only fakes,
  *   which production refuses to start with;
  * - workers/platform/sessions.ts `/^Bearer\s+(.+)$/i`: `\s+` and `.+` share spaces, so a failing
@@ -251,7 +252,7 @@ const CATALOGUE: Entry[] = [
     accepts: (input) => StateCitiesInputSchema.safeParse({ code: "IN", state: input }).success,
   },
   {
-    site: "hosted/avatar/schema.ts: DECIMAL /^(0|[1-9]\\d*)(\\.\\d+)?$/",
+    site: "hosted/avatar/schema.ts: DECIMAL /^-?(0|[1-9]\\d*)(\\.\\d+)?$/",
     probes: [
       { shape: "digits ending badly", input: `${"1".repeat(N)}x` },
       { shape: "a fraction ending badly", input: `1.${"1".repeat(N)}x` },

@@ -1,5 +1,6 @@
 import { Avatar } from "@dicebear/core";
 import fc from "fast-check";
+import { decode as decodeWithImageJs } from "image-js";
 import { describe, expect, it } from "vitest";
 import { createTestContext } from "../../../tests/hosted-context";
 import { decodePng, parseXmlRoot, pixelAt, readPngSize } from "../_render/image-test-helpers";
@@ -460,6 +461,131 @@ describe("avatar options, as DiceBear's HTTP API names them", () => {
     ]) {
       expect(createAvatar.input.safeParse(raw).error?.issues ?? []).toEqual([]);
     }
+  });
+});
+
+async function rasterOf(raw: Record<string, unknown>, op: Operation = createAvatar) {
+  const result = await call(op, raw);
+  if (result.kind !== "binary" || typeof result.body === "string")
+    throw new Error(`expected raster bytes, got ${JSON.stringify(result)}`);
+  return { contentType: result.contentType, headers: result.headers, body: result.body };
+}
+
+type Rgba = [number, number, number, number];
+
+/** JPEG read back by image-js (jpeg-js), not by photon, which wrote it. */
+function readJpeg(bytes: Uint8Array): { width: number; height: number; at(x: number, y: number): Rgba } {
+  const image = decodeWithImageJs(bytes);
+  return {
+    width: image.width,
+    height: image.height,
+    at: (x, y) => {
+      const [r = -1, g = -1, b = -1] = image.getPixel(x, y);
+      return [r, g, b, 255];
+    },
+  };
+}
+
+/** WebP read back by photon (the Rust image crate's VP8 decoder), not by libwebp, which wrote it. */
+function readWebp(bytes: Uint8Array): { width: number; height: number; at(x: number, y: number): Rgba } {
+  const image = decodePng(bytes); // photon's decoder sniffs the format; the name is historical
+  return { width: image.width, height: image.height, at: (x, y) => pixelAt(image, x, y) };
+}
+
+/** Mean absolute difference per colour channel between a decoded image and the PNG of the same avatar. */
+function meanErrorAgainstPng(
+  png: Uint8Array,
+  other: { width: number; height: number; at(x: number, y: number): Rgba },
+) {
+  const reference = decodePng(png);
+  expect([other.width, other.height]).toEqual([reference.width, reference.height]);
+  let total = 0;
+  for (let y = 0; y < reference.height; y += 1)
+    for (let x = 0; x < reference.width; x += 1) {
+      const expected = pixelAt(reference, x, y);
+      const actual = other.at(x, y);
+      for (let channel = 0; channel < 3; channel += 1) total += Math.abs(expected[channel]! - actual[channel]!);
+    }
+  return total / (reference.width * reference.height * 3);
+}
+
+describe("avatar in JPEG and WebP", () => {
+  const opaque = { seed: "raster", style: "adventurer", size: 128, backgroundColor: "#b6e3f4" };
+
+  it("JPEG is a JPEG of the requested size whose pixels match the PNG's", async () => {
+    const jpeg = await rasterOf({ ...opaque, format: "jpeg", quality: 92 });
+    expect(jpeg.contentType).toBe("image/jpeg");
+    expect([...jpeg.body.slice(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const png = await pngOf(opaque);
+    expect(meanErrorAgainstPng(png, readJpeg(jpeg.body))).toBeLessThan(4);
+  });
+
+  it("WebP is lossy WebP of the requested size whose pixels match the PNG's", async () => {
+    const webp = await rasterOf({ ...opaque, format: "webp", quality: 92 });
+    expect(webp.contentType).toBe("image/webp");
+    expect(new TextDecoder().decode(webp.body.slice(8, 16))).toBe("WEBPVP8 ");
+    const png = await pngOf(opaque);
+    expect(meanErrorAgainstPng(png, readWebp(webp.body))).toBeLessThan(4);
+  });
+
+  it("quality trades size for fidelity, in JPEG and WebP", async () => {
+    const png = await pngOf(opaque);
+    for (const [format, read] of [
+      ["jpeg", readJpeg],
+      ["webp", readWebp],
+    ] as const) {
+      const low = await rasterOf({ ...opaque, format, quality: 10 });
+      const high = await rasterOf({ ...opaque, format, quality: 95 });
+      expect(low.body.length).toBeLessThan(high.body.length);
+      expect(meanErrorAgainstPng(png, read(low.body))).toBeGreaterThan(meanErrorAgainstPng(png, read(high.body)));
+    }
+  });
+
+  it("transparency: WebP keeps a round avatar's clear corners, JPEG lays them on white", async () => {
+    const round = { seed: "round-raster", style: "initials", size: 64, radius: 50, backgroundColor: "#336699" };
+    const webp = readWebp((await rasterOf({ ...round, format: "webp" })).body);
+    expect(webp.at(0, 0)[3]).toBe(0);
+    expect(webp.at(32, 4)[3]).toBe(255);
+    const jpeg = readJpeg((await rasterOf({ ...round, format: "jpeg" })).body);
+    for (const channel of jpeg.at(0, 0).slice(0, 3)) expect(channel).toBeGreaterThan(245);
+    const [r, g, b] = jpeg.at(32, 4);
+    expect(Math.abs(r - 0x33) + Math.abs(g - 0x66) + Math.abs(b - 0x99)).toBeLessThan(24);
+  });
+
+  it("JPEG and WebP carry the same credit headers, and GET takes format and quality from the query", async () => {
+    const result = await rasterOf(
+      { seed: "q", style: "big-smile", size: "64", format: "webp", quality: "70" },
+      getAvatar,
+    );
+    expect(result.contentType).toBe("image/webp");
+    expect(result.headers?.link).toBe('<https://creativecommons.org/licenses/by/4.0/>; rel="license"');
+    expect(result.body).toEqual(
+      (await rasterOf({ seed: "q", style: "big-smile", size: 64, format: "webp", quality: 70 })).body,
+    );
+    expect(
+      (await rasterOf({ seed: "q", style: "big-smile", size: 64, format: "jpeg" })).headers?.["x-avatar-attribution"],
+    ).toContain("Ashley Seo");
+  });
+
+  it("jpg is read as jpeg, as DiceBear's URLs write it", async () => {
+    const jpg = await rasterOf({ ...opaque, size: 32, format: "jpg" });
+    expect(jpg.contentType).toBe("image/jpeg");
+    expect(jpg.body).toEqual((await rasterOf({ ...opaque, size: 32, format: "jpeg" })).body);
+  });
+
+  it("AVIF is refused with a message that says why, and quality out of range is refused", () => {
+    const avif = createAvatar.input.safeParse({ seed: "x", format: "avif" });
+    expect(avif.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["format", expect.stringMatching(/AVIF.*not offered.*webp/i)],
+    ]);
+    for (const quality of [0, 101, 50.5])
+      expect(createAvatar.input.safeParse({ format: "jpeg", quality }).success).toBe(false);
+    expect(getAvatar.input.safeParse({ format: "webp", quality: "abc" }).success).toBe(false);
+  });
+
+  it("the raster cap of filter-heavy styles holds for JPEG and WebP too", () => {
+    for (const format of ["jpeg", "webp"])
+      expect(createAvatar.input.safeParse({ style: "marbles", size: 300, format }).success).toBe(false);
   });
 });
 

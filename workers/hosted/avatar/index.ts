@@ -27,14 +27,15 @@ const DESCRIPTION = [
   `\`size\` is ${AVATAR_SIZE.min}–${AVATAR_SIZE.max} px (default ${AVATAR_SIZE.default}); raster formats of the filter-heavy styles are capped (${CAPPED}). \`backgroundColor\` is a hex colour or "transparent" (absent: the style's own palette);`,
   `\`radius\` rounds the corners in percent (50 makes a circle); \`flip\` mirrors horizontally; \`rotate\` turns by 0–360 degrees.`,
   `The other options are DiceBear HTTP API's, with its names and ranges, so a DiceBear URL works here with the host changed: \`scale\` 0–200 percent (e.g. 80 leaves a margin), \`translateX\`/\`translateY\` -100–100 percent of the size, \`clip\` (default true; false drops the canvas clip when there is no radius), \`backgroundColor\` as a list the seed picks from (\`b6e3f4,c0aede\` in a URL), \`backgroundType\` solid or gradientLinear (a gradient between two of the background colours), \`backgroundRotation\` -360–360 degrees, one angle or a range of two (default 0,360). Out-of-range values answer 422 naming the field.`,
-  `\`format\` "svg" (default) answers image/svg+xml; "png" answers image/png rendered with resvg (text in the initials style uses the bundled Open Sans font).`,
+  `\`format\` "svg" (default) answers image/svg+xml; "png" answers image/png rendered with resvg (text in the initials style uses the bundled Open Sans font); "jpeg" (or "jpg") and "webp" are re-encoded from that PNG at \`quality\` 1–100 (default 85): WebP is lossy and keeps transparency, JPEG lays clear areas on white. AVIF is not offered (no encoder runs in the Worker) and answers 422.`,
   `Styles, their sources, creators and licences: ${STYLE_CREDITS}.`,
 ].join(" ");
 
 const OUTPUT = {
   kind: "binary" as const,
-  mimeTypes: ["image/svg+xml", "image/png"],
-  description: "The avatar: SVG markup (format svg) or PNG bytes (format png), size × size pixels.",
+  mimeTypes: ["image/svg+xml", "image/png", "image/jpeg", "image/webp"],
+  description:
+    "The avatar, size × size pixels: SVG markup (format svg), or PNG, JPEG or lossy WebP bytes (png, jpeg, webp). Link (rel=license) and X-Avatar-Attribution headers credit the style.",
 };
 
 export const definition: HostedApiDefinition = {
@@ -81,7 +82,8 @@ export const definition: HostedApiDefinition = {
         backgroundType: "gradientLinear",
         backgroundRotation: "0,90",
         scale: "80",
-        format: "png",
+        format: "webp",
+        quality: "80",
       },
       handler: (input, ctx) => handleAvatar(input, ctx),
     }),
