@@ -330,3 +330,32 @@ describe("saved lists: drawing an item again", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });
+
+describe("saved lists: the pages", () => {
+  const page = (path: string, cookie?: string) =>
+    SELF.fetch(`${BASE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+
+  it("offers a signed-out visitor 'Sign in to save' on the Avatars and QR Code demos, and no list", async () => {
+    for (const path of ["/avatar/live-demo", "/qrcode/live-demo"]) {
+      const html = await (await page(path)).text();
+      expect(html).toContain("Sign in to save");
+      expect(html).not.toContain("Delete list");
+    }
+    // A demo whose answers are not images has nothing to save.
+    expect(await (await page("/urlshortener/live-demo")).text()).not.toContain("Sign in to save");
+  });
+
+  it("shows a signed-in account its demo's list on the demo, and both lists on the dashboard", async () => {
+    const user = await account();
+    const avatarDemo = await (await page("/avatar/live-demo", user.cookie)).text();
+    expect(avatarDemo).toContain("Saved avatars");
+    expect(avatarDemo).not.toContain("Saved QR codes");
+    expect(avatarDemo).not.toContain("Sign in to save");
+    expect(await (await page("/qrcode/live-demo", user.cookie)).text()).toContain("Saved QR codes");
+    const dashboard = await page("/user/dashboard", user.cookie);
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("Saved avatars");
+    expect(html).toContain("Saved QR codes");
+  });
+});
