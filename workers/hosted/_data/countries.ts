@@ -16,9 +16,11 @@ import {
   type RegionCurrencies,
 } from "./currencies";
 import { lazy } from "./lazy";
+import { loadTerritoryFacts, type TerritoryFacts } from "./territories";
 
 export interface CountryFacts {
-  name: { common: string; official: string };
+  /** `nativeName`: the common and official name in each official language, by ISO 639-3 code. */
+  name: { common: string; official: string; nativeName: Record<string, { common: string; official: string }> };
   cca2: string;
   cca3: string;
   capital: string[];
@@ -48,6 +50,10 @@ export interface CountryFacts {
   landlocked: boolean;
   /** Square kilometres; null where the dataset has none (it writes -1 for Svalbard and Jan Mayen). */
   area: number | null;
+  /** CLDR's figure (./territories.ts); null for a country CLDR has none for. */
+  population: number | null;
+  /** REST Countries' continent names over CLDR's containment: one each, "Antarctica" for AQ. */
+  continents: string[];
 }
 
 interface IndexedCountry {
@@ -64,6 +70,10 @@ interface IndexedCountry {
   callingCodes: readonly string[];
   /** The folded capitals, for capital look-ups. */
   capitals: readonly string[];
+  /** Every folded demonym, feminine and masculine, in every language. */
+  demonyms: ReadonlySet<string>;
+  /** The folded common and official names in every language of `translations`. */
+  translatedNames: readonly string[];
 }
 
 /** Lower case without diacritics, so "aland" finds "Åland Islands" and "curacao" "Curaçao". */
@@ -74,10 +84,16 @@ export function foldText(value: string): string {
     .toLowerCase();
 }
 
-function indexCountry(country: Country): IndexedCountry {
+function indexCountry(country: Country, territories: TerritoryFacts): IndexedCountry {
   const callingCode = describeCallingCode(country.idd);
   const facts: IndexedCountry["facts"] = {
-    name: { common: country.name.common, official: country.name.official },
+    name: {
+      common: country.name.common,
+      official: country.name.official,
+      nativeName: Object.fromEntries(
+        Object.entries(country.name.native).map(([code, { common, official }]) => [code, { common, official }]),
+      ),
+    },
     cca2: country.cca2,
     cca3: country.cca3,
     capital: [...country.capital],
@@ -102,6 +118,8 @@ function indexCountry(country: Country): IndexedCountry {
     independent: (country.independent as boolean | null) ?? null,
     landlocked: country.landlocked,
     area: country.area >= 0 ? country.area : null,
+    population: territories.populationOf(country.cca2),
+    continents: territories.continentsOf(country.cca2),
   };
   return {
     facts,
@@ -111,6 +129,11 @@ function indexCountry(country: Country): IndexedCountry {
     searchName: foldText(country.name.common),
     callingCodes: callingCode?.matches ?? [],
     capitals: country.capital.map(foldText),
+    demonyms: new Set(Object.values(country.demonyms).flatMap(({ f, m }) => [foldText(f), foldText(m)])),
+    translatedNames: Object.values(country.translations).flatMap(({ common, official }) => [
+      foldText(common),
+      foldText(official),
+    ]),
   };
 }
 
@@ -143,9 +166,15 @@ interface CountryIndex {
 }
 
 const loadIndex = lazy(async (): Promise<CountryIndex> => {
-  const [{ default: countries }, regions] = await Promise.all([import("world-countries"), loadCurrencyRegions()]);
+  const [{ default: countries }, regions, territories] = await Promise.all([
+    import("world-countries"),
+    loadCurrencyRegions(),
+    loadTerritoryFacts(),
+  ]);
   return {
-    entries: countries.map(indexCountry).sort((a, b) => a.facts.name.common.localeCompare(b.facts.name.common, "en")),
+    entries: countries
+      .map((country) => indexCountry(country, territories))
+      .sort((a, b) => a.facts.name.common.localeCompare(b.facts.name.common, "en")),
     common: commonCurrencyNames(countries),
     regions,
   };
@@ -179,6 +208,14 @@ export interface CountryFilter {
   code?: string;
   /** A region ("Asia") or subregion ("Southern Asia"), case-insensitive. */
   region?: string;
+  /** A subregion ("Southern Asia"), whole, case and accents ignored. */
+  subregion?: string;
+  /** A demonym in any language, feminine or masculine ("Peruvian", "Allemande"), whole, case and accents ignored. */
+  demonym?: string;
+  /** The start of a word of the common or official name in any language of `translations` ("alemania"). */
+  translation?: string;
+  /** Sovereign states (true) or not (false); Kosovo, left open by the dataset, is in neither. */
+  independent?: boolean;
   /** "+1", "44", "+1-684", "1 201": a country code, a written code or a dial prefix. */
   callingCode?: string;
   /** An ISO 4217 code ("EUR") or a currency's English name ("euro"), whole, case-insensitive. */
@@ -200,8 +237,11 @@ function matchesCode(country: { cca2: string; cca3: string }, code: string): boo
  * half the world.
  */
 function matchesName(entry: IndexedCountry, fragment: string): boolean {
-  const name = entry.searchName;
-  const folded = foldText(fragment);
+  return startsAWord(entry.searchName, foldText(fragment));
+}
+
+/** Whether `folded` starts a word of the folded `name`. */
+function startsAWord(name: string, folded: string): boolean {
   for (let at = name.indexOf(folded); at !== -1; at = name.indexOf(folded, at + 1)) {
     if (at === 0 || !/[\p{L}\p{N}]/u.test(name.charAt(at - 1))) return true;
   }
@@ -227,6 +267,9 @@ export async function findCountries(filter: CountryFilter, on: Date = new Date()
   const currency = filter.currency?.trim() ? foldText(filter.currency.trim()) : undefined;
   const language = filter.language?.trim() ? foldText(filter.language.trim()) : undefined;
   const capital = filter.capital?.trim() ? foldText(filter.capital.trim()) : undefined;
+  const subregion = filter.subregion?.trim() ? foldText(filter.subregion.trim()) : undefined;
+  const demonym = filter.demonym?.trim() ? foldText(filter.demonym.trim()) : undefined;
+  const translation = filter.translation?.trim() ? foldText(filter.translation.trim()) : undefined;
   return index.entries
     .map((entry) => ({ entry, facts: withCurrencies(entry) }))
     .filter(
@@ -241,7 +284,12 @@ export async function findCountries(filter: CountryFilter, on: Date = new Date()
           facts.currencies.some((item) => foldText(item.code) === currency || foldText(item.name) === currency)) &&
         (language === undefined ||
           entry.facts.languages.some((item) => foldText(item.code) === language || foldText(item.name) === language)) &&
-        (capital === undefined || entry.capitals.includes(capital)),
+        (capital === undefined || entry.capitals.includes(capital)) &&
+        (subregion === undefined || foldText(entry.facts.subregion) === subregion) &&
+        (demonym === undefined || entry.demonyms.has(demonym)) &&
+        (translation === undefined ||
+          entry.translatedNames.some((translated) => startsAWord(translated, translation))) &&
+        (filter.independent === undefined || entry.facts.independent === filter.independent),
     )
     .map(({ facts }) => facts);
 }

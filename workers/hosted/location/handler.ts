@@ -64,6 +64,10 @@ export async function handleListCountries(input: ListCountriesQuery, ctx: Operat
     currency: input.currency,
     language: input.language,
     capital: input.capital,
+    subregion: input.subregion,
+    demonym: input.demonym,
+    translation: input.translation,
+    independent: input.independent,
   });
   const now = new Date();
   const fields = input.fields;

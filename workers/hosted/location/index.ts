@@ -1,8 +1,9 @@
 /**
- * Location: countries (world-countries, with currencies from CLDR, each country's zones listed by
- * country-state-city and described from the runtime's time-zone database), the states of a country, the cities of a
- * state, and the caller's own location from Cloudflare's edge. Cities are read from D1, loaded by
- * scripts/seed-cities.ts: their dataset does not fit in the Worker
+ * Location: countries (world-countries, with currencies, population and continents from CLDR,
+ * flags from flag-icons served as static files, and each country's zones listed by
+ * country-state-city and described from the runtime's time-zone database), the states of a
+ * country, the cities of a state, and the caller's own location from Cloudflare's edge. Cities
+ * are read from D1, loaded by scripts/seed-cities.ts: their dataset does not fit in the Worker
  * (docs/decisions/011-cities-from-d1.md).
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
@@ -26,19 +27,21 @@ export const definition: HostedApiDefinition = {
       id: "listCountries",
       method: "GET",
       path: "/countries",
-      summary: "Countries, filtered by name, code, region, calling code, currency, language or capital",
+      summary:
+        "Countries, filtered by name, code, region, subregion, calling code, currency, language, capital, demonym, translated name or independence",
       description:
         'Every filter is optional and all given ones must match: `name` is the start of a word of the common name (case and accents ignored: `kingdom`, `aland`), `code` an exact alpha-2 or alpha-3 code, `region` a region (Africa, Americas, Antarctic, Asia, Europe, Oceania) or subregion ("Southern Asia"), `callingCode` a calling code (`+91`, `+1-684`) or dial prefix, ' +
-        "`currency` an ISO 4217 code or English currency name (`EUR`, `euro`), `language` an ISO 639-3 code or English language name (`deu`, `German`), `capital` a capital's whole name (`bogota`); these three match whole names, case and accents ignored. " +
-        "Each record has the common and official names, codes (alpha-2, alpha-3, ISO numeric `ccn3`), capitals, region, currencies, languages (ISO 639-3), calling code, time zones, a representative latitude/longitude, the flag emoji, " +
+        "`currency` an ISO 4217 code or English currency name (`EUR`, `euro`), `language` an ISO 639-3 code or English language name (`deu`, `German`), `capital` a capital's whole name (`bogota`), `subregion` a whole subregion (`Caribbean`), `demonym` what the people are called in any language the record has (`Peruvian`, `allemande`); these match whole names, case and accents ignored. " +
+        "`translation` is the start of a word of the common or official name in any language of `translations` (`suiza`, `deutschland`), and `independent` is `true` or `false` (Kosovo, whose status the dataset leaves open, is in neither). " +
+        "Each record has the common, official and native names (`name.nativeName`, by ISO 639-3 language), codes (alpha-2, alpha-3, ISO numeric `ccn3`), capitals, region, currencies, languages (ISO 639-3), calling code, time zones, a representative latitude/longitude, the flag emoji and flag images, continents, population, " +
         "top-level domains, land borders (alpha-3), demonyms and name translations by ISO 639-3 language, alternative spellings, UN membership, independence, whether landlocked, and area in km². Sorted by common name. " +
         "`fields` (`name,capital`) answers only the listed top-level fields; an unknown name is refused with 422 naming it. " +
         "Each time zone has its IANA name, its standard offset (`utcOffset`: the smaller of its offsets on 1 January and 1 July of the current year, so winter time in either hemisphere: UTC+10:00 for Australia/Sydney all year), abbreviation and long name, and the offset, abbreviation and name in force now with `dst` true while they differ from standard. " +
         "Currencies are those legal tender on the day of the request (UTC), from CLDR's currency data, which follows ISO 4217's amendments: Bulgaria has the euro from 2026-01-01, Curaçao and Sint Maarten the Caribbean guilder (XCG); the `currency` look-up uses the same answer. Names and symbols are world-countries'. " +
         "Offsets and names come from the runtime's time-zone database (IANA tzdata through ICU, kept current with the runtime), in English. " +
         "`flags` links the flag as an SVG (flag-icons' 4x3 files, MIT) and a 320 by 240 PNG rendered from it, both static files on this site, with a short alt text; `flag` is the emoji. " +
-        "There is no population: world-countries, the dataset served, does not carry it, and we do not invent it. " +
-        "Data: world-countries (ODbL, mledoze/countries), CLDR (Unicode licence) for currencies, and country-state-city for which zones each country has.",
+        "`population` is CLDR 48's figure, the CIA World Factbook's estimate (mid-2024 for most countries) rounded to about six significant figures; uninhabited territories keep CLDR's token figures (1 for Bouvet Island). `continents` names the continent (Africa, Antarctica, Asia, Europe, North America, Oceania, South America) over CLDR's UN M49 containment, one each: Russia is in Europe and Turkey in Asia, where REST Countries lists both. " +
+        "Data: world-countries (ODbL, mledoze/countries), CLDR (Unicode licence) for currencies, population and continents, flag-icons (MIT, lipis/flag-icons) for flags, and country-state-city for which zones each country has.",
       inputSource: "query",
       input: ListCountriesQuerySchema,
       output: {
@@ -47,28 +50,22 @@ export const definition: HostedApiDefinition = {
         example: {
           data: [
             {
-              name: { common: "Liechtenstein", official: "Principality of Liechtenstein" },
-              cca2: "LI",
-              cca3: "LIE",
-              ccn3: "438",
-              capital: ["Vaduz"],
-              currencies: [{ code: "CHF", name: "Swiss franc", symbol: "Fr" }],
-              languages: [{ code: "deu", name: "German" }],
-              tld: [".li"],
-              borders: ["AUT", "CHE"],
-              demonyms: {
-                eng: { f: "Liechtensteiner", m: "Liechtensteiner" },
-                fra: { f: "Liechtensteinoise", m: "Liechtensteinois" },
+              name: {
+                common: "Switzerland",
+                official: "Swiss Confederation",
+                nativeName: {
+                  fra: { common: "Suisse", official: "Confédération suisse" },
+                  gsw: { common: "Schweiz", official: "Schweizerische Eidgenossenschaft" },
+                  ita: { common: "Svizzera", official: "Confederazione Svizzera" },
+                  roh: { common: "Svizra", official: "Confederaziun svizra" },
+                },
               },
-              unMember: true,
-              area: 160,
-            },
-            {
-              name: { common: "Switzerland", official: "Swiss Confederation" },
               cca2: "CH",
               cca3: "CHE",
               ccn3: "756",
               capital: ["Bern"],
+              continents: ["Europe"],
+              population: 8860570,
               currencies: [{ code: "CHF", name: "Swiss franc", symbol: "Fr." }],
               languages: [
                 { code: "fra", name: "French" },
@@ -76,9 +73,12 @@ export const definition: HostedApiDefinition = {
                 { code: "ita", name: "Italian" },
                 { code: "roh", name: "Romansh" },
               ],
-              tld: [".ch"],
-              borders: ["AUT", "FRA", "ITA", "LIE", "DEU"],
               demonyms: { eng: { f: "Swiss", m: "Swiss" }, fra: { f: "Suisse", m: "Suisse" } },
+              flags: {
+                svg: "https://portico.dev/flags/svg/ch.svg",
+                png: "https://portico.dev/flags/w320/ch.png",
+                alt: "The flag of Switzerland",
+              },
               unMember: true,
               area: 41284,
             },
@@ -86,8 +86,8 @@ export const definition: HostedApiDefinition = {
         },
       },
       example: {
-        currency: "CHF",
-        fields: "name,cca2,cca3,ccn3,capital,currencies,languages,tld,borders,demonyms,unMember,area",
+        translation: "suiza",
+        fields: "name,cca2,cca3,ccn3,capital,continents,population,currencies,languages,demonyms,flags,unMember,area",
       },
       handler: handleListCountries,
     }),

@@ -52,6 +52,33 @@ export const ListCountriesQuerySchema = z.object({
     .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
     .optional()
     .describe('a capital\'s name, whole ("new delhi", "bogota"); case and accents ignored'),
+  subregion: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe('a subregion, whole ("Southern Asia", "Caribbean"); case and accents ignored'),
+  demonym: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe(
+      'what the people are called, whole, in any language the record has ("Peruvian", "allemande"); case and accents ignored',
+    ),
+  translation: z
+    .string()
+    .trim()
+    .max(FILTER_MAX, `at most ${FILTER_MAX} characters`)
+    .optional()
+    .describe(
+      'the start of a word of the name in any language of `translations` ("alemania", "deutschland"); case and accents ignored',
+    ),
+  independent: z
+    .enum(["true", "false"], { message: "true or false" })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .describe("true for sovereign states, false for the others; Kosovo, left open by the dataset, is in neither"),
   fields: z
     .string()
     .trim()
@@ -146,7 +173,13 @@ export const TimezoneSchema = z.object({
 export type Timezone = z.infer<typeof TimezoneSchema>;
 
 export const CountryRecordSchema = z.object({
-  name: z.object({ common: z.string(), official: z.string() }),
+  name: z.object({
+    common: z.string(),
+    official: z.string(),
+    nativeName: z
+      .record(z.string(), z.object({ common: z.string(), official: z.string() }))
+      .describe("the name in each official language, by ISO 639-3 code"),
+  }),
   cca2: z.string().length(2),
   cca3: z.string().length(3),
   capital: z.array(z.string()),
@@ -189,6 +222,18 @@ export const CountryRecordSchema = z.object({
     .describe("a sovereign state; null for Kosovo, whose status the dataset leaves open"),
   landlocked: z.boolean(),
   area: z.number().nullable().describe("land area in square kilometres; null where the dataset has none"),
+  population: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "CLDR 48's figure, the CIA World Factbook's estimate (mid-2024 for most) rounded; uninhabited territories carry CLDR's token figures (1 for Bouvet Island)",
+    ),
+  continents: z
+    .array(z.string())
+    .describe(
+      "Africa, Antarctica, Asia, Europe, North America, Oceania or South America, from CLDR's UN M49 containment: one each",
+    ),
 });
 
 export type CountryRecord = z.infer<typeof CountryRecordSchema>;
