@@ -174,6 +174,19 @@ describe("saved lists: save appends, delete empties", () => {
     expect(new Uint8Array(await drawn.arrayBuffer())).toEqual(new Uint8Array(await api.arrayBuffer()));
   });
 
+  it("keeps only the API's own options: a key or a signed URL's parts sent along are not stored", async () => {
+    const user = await account();
+    const response = await save(user.cookie, "avatars", {
+      operation: "getAvatar",
+      input: { seed: "url", key: "pk_live_secret", key_id: "key_x", expires: "1", signature: "abc" },
+    });
+    expect(response.status).toBe(201);
+    const { item } = await response.json<{ item: Item }>();
+    expect(item.input).toEqual({ seed: "url" });
+    const [listed] = (await listOf(user.cookie, "avatars")).items;
+    expect(JSON.stringify(listed)).not.toContain("pk_live_secret");
+  });
+
   it("empties the list on delete, after which a save starts it again at 1", async () => {
     const user = await account();
     await save(user.cookie, "avatars", { input: { seed: "a" } });

@@ -110,9 +110,10 @@ export type SavedInputCheck =
   | { ok: false; code: "invalid-input"; error: z.ZodError };
 
 /**
- * The input as the list will keep it, parsed by the operation's own schema. A query-string
- * operation keeps its values as the text a URL carries (the live demo sends `96`, not 96), so
- * the copied request and the drawing read the same thing.
+ * The input as the list will keep it, parsed by the operation's own schema and cut to the
+ * options that schema knows. A query-string operation keeps its values as the text a URL
+ * carries (the live demo sends `96`, not 96), so the copied request and the drawing read the
+ * same thing.
  */
 export function checkSavedInput(
   list: SavedList,
@@ -133,7 +134,11 @@ export function checkSavedInput(
       : input;
   const parsed = operation.input.safeParse(kept);
   if (!parsed.success) return { ok: false, code: "invalid-input", error: parsed.error };
-  return { ok: true, operation, input: kept, parsed: parsed.data };
+  // Only the options the schema knows are kept: anything else sent along (a key, a signed
+  // URL's key_id and signature) would otherwise sit in D1 and in every copied request.
+  const known = parsed.data && typeof parsed.data === "object" ? Object.keys(parsed.data) : [];
+  const own = Object.fromEntries(Object.entries(kept).filter(([name]) => known.includes(name)));
+  return { ok: true, operation, input: own, parsed: parsed.data };
 }
 
 /**
