@@ -98,6 +98,12 @@ describe("gateway step: authenticate a signed URL", () => {
     expect(result).toEqual({ ok: true, credential: { keyId: record.keyId, expiresAt: NOW / 1000 + 600 }, record });
   });
 
+  it("takes a HEAD of a signed GET URL as that GET (link checkers and mail clients ask HEAD first)", async () => {
+    const head = new Request((await signed({ text: "hi" })).url, { method: "HEAD" });
+    const result = await authenticate(head, keys(), NOW, { accepted: true, signer });
+    expect(result).toMatchObject({ ok: true, credential: { keyId: record.keyId } });
+  });
+
   it("refuses a signed URL on an operation that does not accept them, before verifying it", async () => {
     const result = await authenticate(await signed({ text: "hi" }), keys(), NOW, { accepted: false, signer });
     expect(result).toMatchObject({ ok: false, refusal: { type: "invalid-signed-url" } });

@@ -61,7 +61,10 @@ export async function authenticate(
   const url = new URL(request.url);
   if (hasSignedUrlParams(url)) {
     if (!signedUrls?.accepted) return { ok: false, refusal: NOT_ACCEPTED };
-    const verdict = await signedUrls.signer.verify(request.method, url, now);
+    // The router answers HEAD with the GET route (without the body), so a HEAD of a signed GET
+    // URL, as link checkers and mail clients send before fetching, is judged as that GET.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const verdict = await signedUrls.signer.verify(method, url, now);
     if (!verdict.ok) {
       return {
         ok: false,

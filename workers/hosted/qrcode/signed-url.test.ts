@@ -96,6 +96,15 @@ describe("qrcode signed URL: the good path", () => {
     await response.arrayBuffer();
   });
 
+  it("answers a HEAD of the URL as its GET, without the body", async () => {
+    const { key } = await premiumCaller();
+    const { url } = await signUrl(key);
+    const head = await SELF.fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("image/png");
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it("signs the other formats too (GIF here)", async () => {
     const { key } = await premiumCaller();
     const { url } = await signUrl(key, { text: "gif please", format: "gif" });
