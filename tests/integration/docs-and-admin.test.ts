@@ -96,6 +96,14 @@ describe("docs pages", () => {
     expect(html).toMatch(/409<\/span>\s*<code[^>]*>conflict<\/code>/);
   });
 
+  it("turn a description's Markdown links into links, and only web ones", async () => {
+    // The avatar styles credit their creators and licences with [text](url) links.
+    const html = await (await SELF.fetch("https://portico.test/docs/api/avatar")).text();
+    expect(html).toContain('<a href="https://creativecommons.org/licenses/by/4.0/" class="underline" rel="noreferrer">');
+    const page = html.slice(html.indexOf("<main"), html.indexOf("</main>")); // not the hydration data
+    expect(page).not.toMatch(/\]\(https?:/);
+  });
+
   it("has a live demo page for each mounted API", async () => {
     const response = await SELF.fetch("https://portico.test/urlshortener/live-demo");
     expect(response.status).toBe(200);

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
-import { InlineCode } from "~/components/inline-code";
+import { InlineMarkup } from "~/components/inline-markup";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import { API_KEY_PLACEHOLDER, SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
@@ -153,7 +153,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                 <p className="mt-2 font-medium">{operation.summary}</p>
                 {operation.description && (
                   <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                    <InlineCode text={operation.description} />
+                    <InlineMarkup text={operation.description} />
                   </p>
                 )}
                 {operation.parameters.length > 0 && (
@@ -168,7 +168,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                           {parameter.type}
                         </span>,
                         parameter.required ? "yes" : "no",
-                        <InlineCode key="notes" text={parameter.description} />,
+                        <InlineMarkup key="notes" text={parameter.description} />,
                       ],
                     }))}
                   />
@@ -188,7 +188,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                             <span key="type" className="font-mono text-xs">
                               {field.type}
                             </span>,
-                            <InlineCode key="notes" text={field.description} />,
+                            <InlineMarkup key="notes" text={field.description} />,
                           ],
                         }))}
                       />
@@ -216,7 +216,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                           </Link>
                           :{" "}
                           <span className="text-slate-600 dark:text-slate-400">
-                            <InlineCode text={error.when} />
+                            <InlineMarkup text={error.when} />
                           </span>
                         </li>
                       ))}
@@ -233,7 +233,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                       the same call and takes the key in <code>X-Avatar-Key</code> too; problems carry the{" "}
                       <code>message</code> those clients read.{" "}
                       {legacy.input ? (
-                        <InlineCode text={`Its input: ${legacy.input.summary}`} />
+                        <InlineMarkup text={`Its input: ${legacy.input.summary}`} />
                       ) : (
                         "Its input is the same."
                       )}{" "}

@@ -5,7 +5,7 @@
  * type not in the table is a 404.
  */
 import { data, Link } from "react-router";
-import { InlineCode } from "~/components/inline-code";
+import { InlineMarkup } from "~/components/inline-markup";
 import { titled } from "~/lib/page-meta";
 import { isProblemType, PROBLEM_BASE_URL, PROBLEM_TYPES } from "~workers/http/problem";
 import type { Route } from "./+types/route";
@@ -67,7 +67,7 @@ export default function Problems({ loaderData }: Route.ComponentProps) {
               What it means
             </h2>
             <p className="mt-2 text-slate-700 dark:text-slate-300">
-              <InlineCode text={problem.description} />
+              <InlineMarkup text={problem.description} />
             </p>
           </section>
           <section aria-labelledby="action" className="mt-8">
@@ -75,7 +75,7 @@ export default function Problems({ loaderData }: Route.ComponentProps) {
               What to do
             </h2>
             <p className="mt-2 text-slate-700 dark:text-slate-300">
-              <InlineCode text={problem.action} />
+              <InlineMarkup text={problem.action} />
             </p>
           </section>
           <ProblemShape />
