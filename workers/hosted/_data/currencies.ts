@@ -53,22 +53,24 @@ export function tenderOn(entries: readonly Record<string, Tenure>[], day: string
 
 /**
  * Names for the currencies ISO 4217 added after world-countries' release, which workerd's ICU
- * (late 2026) does not know either: `Intl.DisplayNames` answers their bare code. From the ISO
- * 4217 amendments and the issuing central banks; the style is world-countries'.
+ * (late 2026) does not know either: `Intl.DisplayNames` answers their bare code. Names from ISO
+ * 4217, symbols as the issuing central banks print them; the style is world-countries'.
  */
 const NEWER_THAN_THE_DATASETS: Readonly<Record<string, { name: string; symbol: string }>> = {
-  // Amendment 176 (2023): the Centrale Bank van Curaçao en Sint Maarten's guilder, issued 2025-03-31.
+  // The Centrale Bank van Curaçao en Sint Maarten's guilder, issued 2025-03-31.
   XCG: { name: "Caribbean guilder", symbol: "Cg" },
-  // Amendment 171 (2022): the redenominated leone (1 SLE = 1,000 SLL).
+  // The redenominated leone of 2022 (1 SLE = 1,000 SLL).
   SLE: { name: "Sierra Leonean leone", symbol: "Le" },
-  // Amendment 177 (2024): the Reserve Bank of Zimbabwe's ZiG.
+  // The Reserve Bank of Zimbabwe's ZiG, 2024.
   ZWG: { name: "Zimbabwe gold", symbol: "ZiG" },
 };
 
-const englishCurrencyNames = new Intl.DisplayNames("en", { type: "currency", fallback: "code" });
+/** Made on first use: no code in the data needs it today, so most isolates never do. */
+let englishCurrencyNames: Intl.DisplayNames | undefined;
 
 /** The runtime's name and narrow symbol, when its ICU knows the code (it answers the code itself when not). */
 function describeFromRuntime(code: string): { name: string; symbol: string } | undefined {
+  englishCurrencyNames ??= new Intl.DisplayNames("en", { type: "currency", fallback: "code" });
   const name = englishCurrencyNames.of(code);
   if (name === undefined || name === code) return undefined;
   const symbol =
