@@ -6,6 +6,9 @@
  *     -> read and validate input -> run the handler -> answer (headers; after the response,
  *        a refund for a call that does not count, and the usage rollup)
  *
+ * An operation whose cost depends on its input (a batch: decision 048) has its input read once
+ * the key is known and before the Meter, which then counts the call's whole weight or none of it.
+ *
  * The infrastructure comes from one `Services` object made here per call (services.ts), which
  * tests replace piece by piece. Every answer but a handler's own is problem+json, and nothing a
  * caller sends produces a 500.
@@ -23,7 +26,7 @@ import { settleCall, toResponse, type Outcome } from "./steps/answer";
 import { hasSignedUrlParams } from "./signed-url";
 import { authenticate, reauthenticate, type Credential } from "./steps/authenticate";
 import { authorise } from "./steps/authorise";
-import { readValidInput } from "./steps/input";
+import { readValidInput, type InputReading } from "./steps/input";
 import { meterCall, type Taken } from "./steps/meter-call";
 import type { Refusal } from "./steps/refusal";
 import { runHandler } from "./steps/run";
@@ -63,7 +66,19 @@ export async function runOperation(
   const services: Services = { ...createServices(c.env, config, waitUntil), ...options.services };
   const render = (refusal: Refusal) => problem(c, refusal.type, refusal.detail, refusal.extensions, refusal.headers);
 
-  const admitted = await admit(c.req.raw, api, operation, services, started);
+  const params = c.req.param() as Record<string, string>;
+  // Read before the Meter only for an operation that weighs its input, and only for a known key.
+  let early: InputReading | undefined;
+  const { weight } = operation;
+  const weigh =
+    typeof weight === "function"
+      ? async () => {
+          early = await readValidInput(c.req.raw, operation, params, options.adapt);
+          // Input that does not parse costs what any call costs: one, given back (decision 013).
+          return early.ok ? weight(early.input) : 1;
+        }
+      : async () => weight ?? 1;
+  const admitted = await admit(c.req.raw, api, operation, services, started, weigh);
   if (!admitted.ok) {
     // Every refusal before the handler leaves the body unread.
     await releaseBody(c.req.raw);
@@ -73,7 +88,7 @@ export async function runOperation(
 
   let outcome: Outcome;
   try {
-    const read = await readValidInput(c.req.raw, operation, c.req.param() as Record<string, string>, options.adapt);
+    const read = early ?? (await readValidInput(c.req.raw, operation, params, options.adapt));
     if (!read.ok) {
       outcome = { response: render({ ...read.refusal, headers }), handlerRan: false, reachedOut: false };
     } else {
@@ -174,17 +189,20 @@ async function admit(
   operation: Operation,
   services: Services,
   now: number,
+  weigh: () => Promise<number>,
 ): Promise<Admission> {
   let authentication = await authenticate(request, services.keys, now, {
     accepted: operation.acceptsSignedUrl === true,
     signer: services.urlSigner,
   });
+  if (!authentication.ok) return authentication;
+  const weight = await weigh();
   for (let reloaded = false; ; reloaded = true) {
     if (!authentication.ok) return authentication;
     const { credential, record } = authentication;
     const authorisation = authorise(record, api, now);
     const meter = services.meters.of(record.userId);
-    const metering = await meterCall(meter, record, authorisation);
+    const metering = await meterCall(meter, record, authorisation, weight);
     if (metering.ok) return { ...authorisation, ...metering, credential, record, meter };
     if (!metering.stale || reloaded) return metering;
     authentication = await reauthenticate(credential, services.keys, now);

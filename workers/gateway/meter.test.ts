@@ -52,8 +52,9 @@ describe("Meter", () => {
       if (!success && taken.ok) {
         await stub.refund({
           periodStart: MONTH_START,
+          weight: taken.weight,
           countsFreemium: taken.countsFreemium,
-          spentBonus: taken.spentBonus,
+          bonusSpent: taken.bonusSpent,
         });
       }
     }
@@ -102,11 +103,11 @@ describe("Meter", () => {
       const taken = await stub.take(p(i));
       if (!taken.ok) break;
       succeeded++;
-      expect(taken.spentBonus).toBe(i >= 2);
+      expect(taken.bonusSpent).toBe(i >= 2 ? 1 : 0);
     }
     expect(succeeded).toBe(4);
     // A refunded bonus call is a bonus call again.
-    await stub.refund({ periodStart: MONTH_START, countsFreemium: false, spentBonus: true });
+    await stub.refund({ periodStart: MONTH_START, weight: 1, countsFreemium: false, bonusSpent: 1 });
     expect((await stub.peek(p(10))).monthlyRemaining).toBe(1);
     // Next month: the quota again, plus the one bonus call that was given back.
     const next = await stub.peek(
@@ -133,6 +134,69 @@ describe("Meter", () => {
     const counts = await again.peek(policy({ now: NOW + 5_000 }));
     expect(counts.used).toBe(3);
     expect(counts.monthlyRemaining).toBe(49_997);
+  });
+});
+
+describe("Meter: a call's weight (decision 048)", () => {
+  it("refuses a batch of 50 whole with 40 calls left, counting nothing, then lets 40 through", async () => {
+    const stub = meter();
+    const p = (i: number) => policy({ monthlyQuota: 200, now: NOW + i * 60_000 });
+    expect((await stub.take(p(0), undefined, 160)).ok).toBe(true);
+    const refused = await stub.take(p(1), undefined, 50);
+    expect(refused).toMatchObject({ ok: false, limit: "monthly", monthlyRemaining: 40, burstRemaining: 8 });
+    const after = await stub.peek(p(2));
+    expect(after).toMatchObject({ used: 160, monthlyRemaining: 40, burstRemaining: 8 });
+    expect((await stub.take(p(3), undefined, 40)).ok).toBe(true);
+    expect((await stub.peek(p(4))).monthlyRemaining).toBe(0);
+  });
+
+  it("takes a weight-3 call as 3 calls from the month and the bucket, and gives all 3 back", async () => {
+    const stub = meter();
+    const taken = await stub.take(policy({ monthlyQuota: 100 }), undefined, 3);
+    expect(taken).toMatchObject({ ok: true, weight: 3, burstRemaining: 5, monthlyRemaining: 97, bonusSpent: 0 });
+    expect((await stub.peek(policy({ monthlyQuota: 100 }))).used).toBe(3);
+    await stub.refund({ periodStart: MONTH_START, weight: 3, countsFreemium: false, bonusSpent: 0 });
+    expect((await stub.peek(policy({ monthlyQuota: 100 }))).used).toBe(0);
+  });
+
+  it("refuses a weight-3 call when the bucket holds 2, counting nothing", async () => {
+    const stub = meter();
+    await stub.take(policy(), undefined, 6);
+    const refused = await stub.take(policy(), undefined, 3);
+    // One token comes every 125 ms: the third is 125 ms away, so a whole second.
+    expect(refused).toMatchObject({ ok: false, limit: "burst", retryAfterSeconds: 1, burstRemaining: 2 });
+    expect((await stub.peek(policy())).used).toBe(6);
+  });
+
+  it("lets a batch heavier than the bucket through only when it is full, and repays its debt at the plan's rate", async () => {
+    const stub = meter();
+    const p = (at: number) => policy({ perSecond: 5, now: NOW + at });
+    expect((await stub.take(p(0), undefined, 1)).ok).toBe(true);
+    // Four tokens left: a batch of 50 waits for the fifth (200 ms away).
+    expect(await stub.take(p(0), undefined, 50)).toMatchObject({ ok: false, limit: "burst", retryAfterSeconds: 1 });
+    const batch = await stub.take(p(200), undefined, 50);
+    // 5 - 50 = 45 tokens owed: the next token is 46 intervals of 200 ms away, 9.2 s.
+    expect(batch).toMatchObject({ ok: true, burstRemaining: 0, burstResetSeconds: 10 });
+    expect(await stub.take(p(9_000), undefined, 1)).toMatchObject({ ok: false, limit: "burst", retryAfterSeconds: 1 });
+    expect((await stub.take(p(9_400), undefined, 1)).ok).toBe(true);
+    expect((await stub.peek(p(9_400))).used).toBe(52);
+  });
+
+  it("counts a batch's bonus calls one by one past the quota, and the freemium cap by weight", async () => {
+    const stub = meter();
+    const p = policy({ monthlyQuota: 10, bonusGranted: 5 });
+    expect(await stub.take(p, undefined, 8)).toMatchObject({ ok: true, bonusSpent: 0 });
+    expect(await stub.take({ ...p, now: NOW + 10_000 }, undefined, 5)).toMatchObject({
+      ok: true,
+      bonusSpent: 3,
+      monthlyRemaining: 2,
+    });
+    const capped = meter();
+    const f = policy({ perSecond: 2, monthlyQuota: 200, freemiumCap: 50 });
+    expect((await capped.take(f, undefined, 2)).ok).toBe(true);
+    const overCap = policy({ perSecond: 50, monthlyQuota: 200, freemiumCap: 50, now: NOW + 60_000 });
+    expect(await capped.take(overCap, undefined, 49)).toMatchObject({ ok: false, limit: "freemium" });
+    expect((await capped.peek(overCap)).freemiumUsed).toBe(2);
   });
 });
 

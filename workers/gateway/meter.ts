@@ -9,6 +9,12 @@
  * `take` counts a call when it lets it through (so concurrent calls can never overshoot), and
  * the gateway `refund`s it when the call turns out not to count (decision 013: refused before
  * the handler ran, or failed on our side; taking first and refunding after is decision 012).
+ *
+ * A call has a weight (decision 048): an operation declares what it costs in calls (a batch of
+ * n addresses costs n), and `take` takes all of it or nothing, from the bucket and the month
+ * alike, so a batch can never be half-counted or overshoot a quota. A weight larger than the
+ * bucket needs a full bucket and leaves it in debt, repaid at the plan's rate: the plan's calls
+ * a second then hold on average for batches too, and a batch is never refused for ever.
  * The common case costs one round trip to the object. Everything lives in the object's
  * storage, so a restart loses nothing. The caller passes `now`: the object has no clock of its
  * own, and tests need no sleeping.
@@ -43,6 +49,8 @@ export type LimitKind = "burst" | "monthly" | "freemium";
 export interface MeterCounts {
   burstLimit: number;
   burstRemaining: number;
+  /** Seconds until the bucket holds a token again: 0 while it has one (a batch's debt can take longer). */
+  burstResetSeconds: number;
   monthlyLimit: number;
   monthlyRemaining: number;
   /** Seconds until the monthly period resets. */
@@ -60,18 +68,27 @@ export interface CallerRecord {
 export type StaleReason = "key-revoked" | "plan-changed";
 
 export type TakeResult =
-  | ({ ok: true; countsFreemium: boolean; spentBonus: boolean; stale?: undefined } & MeterCounts)
+  | ({
+      ok: true;
+      /** The calls this call counted as (its weight). */
+      weight: number;
+      countsFreemium: boolean;
+      /** How many of them were the account's bonus calls (spent once the month's quota is). */
+      bonusSpent: number;
+      stale?: undefined;
+    } & MeterCounts)
   | ({ ok: false; limit: LimitKind; retryAfterSeconds: number; stale?: undefined } & MeterCounts)
   /** Nothing was counted: the record is out of date. */
   | { ok: false; stale: StaleReason; limit?: undefined };
 
 export type Standing = MeterCounts & { used: number; freemiumUsed: number; stale?: StaleReason };
 
-/** What `refund` needs to undo one counted call. */
+/** What `refund` needs to undo one counted call: what `take` answered about it. */
 export interface Refund {
   periodStart: number;
+  weight: number;
   countsFreemium: boolean;
-  spentBonus: boolean;
+  bonusSpent: number;
 }
 
 interface Bucket {
@@ -198,45 +215,62 @@ export class Meter extends DurableObject<Env> {
     return {
       burstLimit: policy.perSecond,
       burstRemaining: Math.max(0, bucket.tokens),
+      burstResetSeconds: bucket.tokens > 0 ? 0 : this.secondsUntilTokens(policy, bucket, 1),
       monthlyLimit,
       monthlyRemaining: Math.max(0, monthlyLimit - period.used),
       monthlyResetSeconds: Math.max(0, Math.ceil((policy.periodEnd - policy.now) / 1000)),
     };
   }
 
+  /** Whole seconds (at least 1) until the bucket holds `tokens`, refilling from where it stands. */
+  private secondsUntilTokens(policy: MeterPolicy, bucket: Bucket, tokens: number): number {
+    const interval = 1000 / policy.perSecond;
+    return Math.max(1, Math.ceil((bucket.updatedAt + (tokens - bucket.tokens) * interval - policy.now) / 1000));
+  }
+
   /**
-   * Counts one call, or says which limit stops it and for how long, or that the caller's record
-   * is stale (nothing counted). Without `caller` no record is judged.
+   * Counts a call of `weight` calls, all of them or none: or says which limit stops it and for
+   * how long, or that the caller's record is stale (nothing counted). Without `caller` no
+   * record is judged.
    */
-  take(policy: MeterPolicy, caller?: CallerRecord): TakeResult {
+  take(policy: MeterPolicy, caller?: CallerRecord, weight = 1): TakeResult {
+    // A weight comes from our own operation definitions; anything else is a bug, not a caller's.
+    if (!Number.isSafeInteger(weight) || weight < 1)
+      throw new RangeError(`a call's weight must be a whole number >= 1, not ${weight}`);
     const stale = this.judge(caller);
     if (stale) return { ok: false, stale };
     const bucket = this.refill(policy);
     const period = this.period(policy);
     const before = this.counts(policy, bucket, period);
-    if (bucket.tokens < 1) {
-      const interval = 1000 / policy.perSecond;
-      const wait = Math.max(1, Math.ceil((bucket.updatedAt + interval - policy.now) / 1000));
+    // A call heavier than the bucket needs it full, and leaves it in debt (decision 048).
+    const needed = Math.min(weight, policy.perSecond);
+    if (bucket.tokens < needed) {
       this.save({ bucket });
-      return { ok: false, limit: "burst", retryAfterSeconds: wait, ...before };
+      return {
+        ok: false,
+        limit: "burst",
+        retryAfterSeconds: this.secondsUntilTokens(policy, bucket, needed),
+        ...before,
+      };
     }
-    if (before.monthlyRemaining <= 0) {
+    if (before.monthlyRemaining < weight) {
       return { ok: false, limit: "monthly", retryAfterSeconds: before.monthlyResetSeconds, ...before };
     }
     const countsFreemium = policy.freemiumCap !== null;
-    if (policy.freemiumCap !== null && period.freemiumUsed >= policy.freemiumCap) {
+    if (policy.freemiumCap !== null && period.freemiumUsed + weight > policy.freemiumCap) {
       return { ok: false, limit: "freemium", retryAfterSeconds: before.monthlyResetSeconds, ...before };
     }
-    const nextBucket = { tokens: bucket.tokens - 1, updatedAt: bucket.updatedAt };
+    const nextBucket = { tokens: bucket.tokens - weight, updatedAt: bucket.updatedAt };
     const nextPeriod = {
       ...period,
-      used: period.used + 1,
-      freemiumUsed: period.freemiumUsed + (countsFreemium ? 1 : 0),
+      used: period.used + weight,
+      freemiumUsed: period.freemiumUsed + (countsFreemium ? weight : 0),
     };
-    // Past the month's quota, a call spends one of the account's bonus calls.
-    const spentBonus = nextPeriod.used > policy.monthlyQuota;
-    this.save({ bucket: nextBucket, period: nextPeriod, bonusUsed: this.bonusUsed() + (spentBonus ? 1 : 0) });
-    return { ok: true, countsFreemium, spentBonus, ...this.counts(policy, nextBucket, nextPeriod) };
+    // Past the month's quota, each call spends one of the account's bonus calls.
+    const bonusSpent =
+      Math.max(0, nextPeriod.used - policy.monthlyQuota) - Math.max(0, period.used - policy.monthlyQuota);
+    this.save({ bucket: nextBucket, period: nextPeriod, bonusUsed: this.bonusUsed() + bonusSpent });
+    return { ok: true, weight, countsFreemium, bonusSpent, ...this.counts(policy, nextBucket, nextPeriod) };
   }
 
   /** Gives back a counted call that turned out not to count. A call from an earlier period just lapses. */
@@ -246,10 +280,10 @@ export class Meter extends DurableObject<Env> {
     this.save({
       period: {
         ...period,
-        used: Math.max(0, period.used - 1),
-        freemiumUsed: Math.max(0, period.freemiumUsed - (refund.countsFreemium ? 1 : 0)),
+        used: Math.max(0, period.used - refund.weight),
+        freemiumUsed: Math.max(0, period.freemiumUsed - (refund.countsFreemium ? refund.weight : 0)),
       },
-      bonusUsed: Math.max(0, this.bonusUsed() - (refund.spentBonus ? 1 : 0)),
+      bonusUsed: Math.max(0, this.bonusUsed() - refund.bonusSpent),
     });
   }
 

@@ -8,7 +8,7 @@ import type { MeterCounts } from "./meter";
 export function rateLimitHeaders(counts: MeterCounts, monthlyWindowSeconds: number): Record<string, string> {
   return {
     "RateLimit-Policy": `"burst";q=${counts.burstLimit};w=1, "monthly";q=${counts.monthlyLimit};w=${monthlyWindowSeconds}`,
-    RateLimit: `"burst";r=${counts.burstRemaining};t=${counts.burstRemaining > 0 ? 0 : 1}, "monthly";r=${counts.monthlyRemaining};t=${counts.monthlyResetSeconds}`,
+    RateLimit: `"burst";r=${counts.burstRemaining};t=${counts.burstResetSeconds}, "monthly";r=${counts.monthlyRemaining};t=${counts.monthlyResetSeconds}`,
     "X-RateLimit-Limit": String(counts.monthlyLimit),
     "X-RateLimit-Remaining": String(counts.monthlyRemaining),
     "X-RateLimit-Reset": String(counts.monthlyResetSeconds),

@@ -33,6 +33,12 @@ export interface CallRecord {
   apiSlug: string;
   /** 2xx: a call in the rollups, anything else an error. (The Meter's count follows decision 013.) */
   success: boolean;
+  /**
+   * How many calls the Meter counted this one as (a batch's weight, decision 048); 1 unless
+   * given. The account's daily rollup counts them, so the dashboard agrees with the quota; the
+   * per-API hourly rollups and latency buckets count requests, whose latency they measure.
+   */
+  weight?: number;
   latencyMs: number;
   at: number;
 }
@@ -58,9 +64,9 @@ interface ApiHourRollup extends CallCounts {
 
 const noCalls = (): CallCounts => ({ calls: 0, errors: 0, totalLatency: 0, maxLatency: 0 });
 
-function countCall(counts: CallCounts, success: boolean, latency: number): void {
-  if (success) counts.calls += 1;
-  else counts.errors += 1;
+function countCall(counts: CallCounts, success: boolean, latency: number, weight = 1): void {
+  if (success) counts.calls += weight;
+  else counts.errors += weight;
   counts.totalLatency += latency;
   counts.maxLatency = Math.max(counts.maxLatency, latency);
 }
@@ -97,7 +103,7 @@ export function recordCall(db: D1Database, waitUntil: (promise: Promise<unknown>
     day,
     ...noCalls(),
   };
-  countCall(rollup, call.success, latency);
+  countCall(rollup, call.success, latency, call.weight ?? 1);
   rollups.set(key, rollup);
   const hourKey = `${call.apiSlug}|${hourStart}`;
   const apiHour = apiHourRollups.get(hourKey) ?? { apiSlug: call.apiSlug, hourStart, ...noCalls() };

@@ -9,8 +9,10 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
+import type { ExchangeRates } from "./currency-converter/rates";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
+import type { DomainRegistry } from "~workers/providers/rdap";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -59,6 +61,10 @@ export interface OperationContext {
   shortLinks: OwnShortLinks;
   /** The cities table (location). */
   cities: CityStore;
+  /** Domain registrations from the registries, RDAP or port 43 (WHOIS Lookup). */
+  whois: DomainRegistry;
+  /** The ECB's reference rates (currency-converter). */
+  rates: ExchangeRates;
   /**
    * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
    * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make
@@ -106,6 +112,13 @@ export interface Operation<Input extends z.ZodType = z.ZodType> {
   acceptsSignedUrl?: boolean;
   /** Problems this call answers beyond those every call can (docs' error lists, OpenAPI). */
   errors?: { type: ProblemType; when: string }[];
+  /**
+   * What one call costs against the plan's limits, in calls (decision 048): 1 unless given. A
+   * number is a fixed cost; a function weighs the parsed input (a batch of n items costs n),
+   * and the gateway then reads the input before the Meter counts the call, all of it or none.
+   * Say what it costs in the operation's description.
+   */
+  weight?: number | ((input: z.output<Input>) => number);
   handler(input: z.output<Input>, ctx: OperationContext): Promise<HandlerResult>;
 }
 

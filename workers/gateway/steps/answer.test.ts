@@ -91,10 +91,12 @@ describe("gateway step: answer (after the response)", () => {
     bonusGranted: 0,
   };
   const taken: Taken = {
+    weight: 1,
     countsFreemium: true,
-    spentBonus: false,
+    bonusSpent: 0,
     burstLimit: 2,
     burstRemaining: 1,
+    burstResetSeconds: 0,
     monthlyLimit: 200,
     monthlyRemaining: 150,
     monthlyResetSeconds: 1000,
@@ -129,6 +131,7 @@ describe("gateway step: answer (after the response)", () => {
         userId: "usr_answer",
         keyId: "key_answer",
         apiSlug: "qrcode",
+        weight: 1,
         success: true,
         latencyMs: expect.any(Number),
         at: settled.started,
@@ -143,7 +146,7 @@ describe("gateway step: answer (after the response)", () => {
     expect(settled.response.headers.get("ratelimit")).toContain('"monthly";r=151;');
     await settled.done();
     expect(settled.asked.refunds).toEqual([
-      { periodStart: policy.periodStart, countsFreemium: true, spentBonus: false },
+      { periodStart: policy.periodStart, weight: 1, countsFreemium: true, bonusSpent: 0 },
     ]);
     // Refused calls still show in the rollups, as errors.
     expect(settled.usage.calls.map((call) => call.success)).toEqual([false]);

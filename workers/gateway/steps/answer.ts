@@ -99,7 +99,7 @@ export function settleCall(outcome: Outcome, settlement: Settlement): Response {
   // second trip.
   if (!countsAgainstMonth(outcome)) {
     // The answer shows the count after the refund, so the headers agree with the next call's.
-    const uncounted = { ...taken, monthlyRemaining: taken.monthlyRemaining + 1 };
+    const uncounted = { ...taken, monthlyRemaining: taken.monthlyRemaining + taken.weight };
     // Every answer here was built by the gateway, so its headers can still be set.
     for (const [name, value] of Object.entries(rateLimitHeaders(uncounted, settlement.windowSeconds))) {
       response.headers.set(name, value);
@@ -108,8 +108,9 @@ export function settleCall(outcome: Outcome, settlement: Settlement): Response {
       settlement.meter
         .refund({
           periodStart: settlement.policy.periodStart,
+          weight: taken.weight,
           countsFreemium: taken.countsFreemium,
-          spentBonus: taken.spentBonus,
+          bonusSpent: taken.bonusSpent,
         })
         .catch((error: unknown) => console.error(`[${settlement.requestId}] refund failed:`, error)),
     );
@@ -123,6 +124,8 @@ export function settleCall(outcome: Outcome, settlement: Settlement): Response {
         userId: call.userId,
         keyId: call.keyId,
         apiSlug: call.apiSlug,
+        // The rollups count what the Meter counted, so the dashboard's calls agree with its quota.
+        weight: countsAgainstMonth(outcome) ? taken.weight : 1,
         success,
         latencyMs: Date.now() - call.started,
         at: call.started,

@@ -23,6 +23,7 @@ const premiumApi = { name: "Premium API", group: "premium" as const };
 const counts: MeterCounts = {
   burstLimit: 2,
   burstRemaining: 1,
+  burstResetSeconds: 0,
   monthlyLimit: 200,
   monthlyRemaining: 150,
   monthlyResetSeconds: 86_400,
@@ -32,7 +33,7 @@ const standing: Standing = { ...counts, used: 50, freemiumUsed: 0 };
 describe("gateway step: meter", () => {
   it("counts an allowed call and shows the counts after it", async () => {
     const { meter, asked } = scriptedMeter({
-      take: [{ ok: true, countsFreemium: false, spentBonus: false, ...counts }],
+      take: [{ ok: true, weight: 1, countsFreemium: false, bonusSpent: 0, ...counts }],
     });
     const result = await meterCall(meter, record, authorise(record, freeApi, NOW));
     expect(result.ok).toBe(true);
@@ -63,6 +64,28 @@ describe("gateway step: meter", () => {
     const { meter } = scriptedMeter({ take: [{ ok: false, limit: "burst", retryAfterSeconds: 1, ...counts }] });
     const result = await meterCall(meter, record, authorise(record, freeApi, NOW));
     expect(!result.ok && result.refusal.detail).toMatch(/^Your plan allows 2 calls a second\./);
+  });
+
+  it("asks the Meter for the call's weight, and says it when a limit refuses it", async () => {
+    const { meter } = scriptedMeter({
+      take: [{ ok: false, limit: "burst", retryAfterSeconds: 4, ...counts, burstRemaining: 0 }],
+    });
+    const asked: number[] = [];
+    const weighed = {
+      ...meter,
+      take: (...args: Parameters<typeof meter.take>) => (asked.push(args[2] ?? 1), meter.take(...args)),
+    };
+    const result = await meterCall(weighed, record, authorise(record, freeApi, NOW), 7);
+    expect(asked).toEqual([7]);
+    expect(result).toMatchObject({ ok: false, refusal: { extensions: { limit: "burst", weight: 7 } } });
+    expect(!result.ok && result.refusal.detail).toMatch(/This call counts as 7 calls; none of it was counted\.$/);
+    expect(!result.ok && result.refusal.headers?.["Retry-After"]).toBe("4");
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])("refuses to meter a weight of %s: it is a bug in a definition", async (weight) => {
+    const { meter, asked } = scriptedMeter();
+    await expect(meterCall(meter, record, authorise(record, freeApi, NOW), weight)).rejects.toThrow(RangeError);
+    expect(asked.take).toBe(0);
   });
 
   it.each([

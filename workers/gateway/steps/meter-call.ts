@@ -14,8 +14,8 @@ import type { AccountMeter } from "../services";
 import { REVOKED_KEY, type Authorisation } from "./authorise";
 import type { Refusal } from "./refusal";
 
-/** A call the Meter let through and counted. */
-export type Taken = MeterCounts & { countsFreemium: boolean; spentBonus: boolean };
+/** A call the Meter let through and counted, as `weight` calls. */
+export type Taken = MeterCounts & { weight: number; countsFreemium: boolean; bonusSpent: number };
 
 export type Metering =
   | { ok: true; taken: Taken; headers: Record<string, string> }
@@ -55,11 +55,24 @@ const PLAN_CHANGING: Refusal = {
 
 const callerOf = (record: KeyRecord): CallerRecord => ({ keyId: record.keyId, planVersion: record.planVersion });
 
+/** Why a call heavier than one is refused: what it costs beside what the limit allows. */
+function weightNote(weight: number, limit: LimitKind, counts: MeterCounts): string {
+  if (weight === 1) return "";
+  const left = limit === "burst" ? "" : ` and ${counts.monthlyRemaining} are left this month`;
+  return ` This call counts as ${weight} calls${left}; none of it was counted.`;
+}
+
+/** Meters a call that counts as `weight` calls (1 unless the operation declares more: decision 048). */
 export async function meterCall(
   meter: AccountMeter,
   record: KeyRecord,
   authorisation: Authorisation,
+  weight = 1,
 ): Promise<Metering> {
+  // A weight comes from our own operation definitions: anything else is our bug, not the caller's.
+  if (!Number.isSafeInteger(weight) || weight < 1) {
+    throw new RangeError(`a call's weight must be a whole number >= 1, not ${weight}`);
+  }
   const { policy, windowSeconds } = authorisation;
   if (authorisation.refusal) {
     // A revoke is final; a plan refusal is judged by the Meter, which may know of a newer plan.
@@ -67,7 +80,7 @@ export async function meterCall(
     const refusal = { ...authorisation.refusal, headers: rateLimitHeaders(standing, windowSeconds) };
     return standing.stale ? { ok: false, refusal, stale: standing.stale } : { ok: false, refusal };
   }
-  const taken = await meter.take(policy, callerOf(record));
+  const taken = await meter.take(policy, callerOf(record), weight);
   if (taken.stale) {
     return { ok: false, stale: taken.stale, refusal: taken.stale === "key-revoked" ? REVOKED_KEY : PLAN_CHANGING };
   }
@@ -78,8 +91,8 @@ export async function meterCall(
       ok: false,
       refusal: {
         type: limit.type,
-        detail: limit.detail(policy.perSecond),
-        extensions: { limit: taken.limit },
+        detail: limit.detail(policy.perSecond) + weightNote(weight, taken.limit, taken),
+        extensions: weight === 1 ? { limit: taken.limit } : { limit: taken.limit, weight },
         headers: { ...headers, "Retry-After": String(taken.retryAfterSeconds) },
       },
     };

@@ -1,0 +1,24 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { apiUsageSinceHour, usageSince, utcHourStart } from "~workers/platform/usage";
+import { createAccountWithKey } from "../../tests/factories";
+import { flushUsage, recordCall } from "./usage-recorder";
+
+describe("usage recorder: a call's weight (decision 048)", () => {
+  it("counts a batch as its weight in the account's rollup, and as one request in the API's hourly one", async () => {
+    const account = await createAccountWithKey(env.DB);
+    const slug = `weighed-${crypto.randomUUID().slice(0, 8)}`;
+    const at = Date.now();
+    // The timed flush is not awaited here: the test flushes itself.
+    const ignore = (promise: Promise<unknown>) => void promise.catch(() => undefined);
+    const call = { userId: account.userId, keyId: account.keyId, apiSlug: slug, latencyMs: 30, at };
+    recordCall(env.DB, ignore, { ...call, success: true, weight: 3 });
+    recordCall(env.DB, ignore, { ...call, success: true });
+    recordCall(env.DB, ignore, { ...call, success: false, weight: 2 });
+    await flushUsage(env.DB);
+    const month = await usageSince(env.DB, account.userId, at - 60_000);
+    expect(month.byApi).toEqual([{ apiSlug: slug, calls: 4, errors: 2 }]);
+    const hourly = (await apiUsageSinceHour(env.DB, utcHourStart(at))).find((row) => row.apiSlug === slug);
+    expect(hourly).toMatchObject({ calls: 2, errors: 1, totalLatencyMs: 90 });
+  });
+});
