@@ -18,11 +18,8 @@
  * through `trackNetwork`, so the call counts (decision 013).
  */
 import type { Config } from "~workers/config";
-import { ecbExchangeRates, type ExchangeRates } from "~workers/hosted/currency-converter/rates";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
-import { ecbFeedFor } from "~workers/providers/ecb";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
-import { domainRegistryFor, type DomainRegistry } from "~workers/providers/rdap";
 import { apiKeyStore, type KeyRecord } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";
@@ -67,12 +64,8 @@ export interface HostedServices {
   upstream: typeof fetch;
   shortLinks: ShortLinkStore;
   cities: CityStore;
-  /** The ECB's reference rates (Currency Converter), with the feed that fills an empty store. */
-  rates: ExchangeRates;
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
   urlSigner: UrlSigner;
-  /** Domain registrations over RDAP and port 43 (WHOIS Lookup), the registries real or recorded. */
-  whois: DomainRegistry;
 }
 
 export interface Services extends HostedServices {
@@ -84,21 +77,18 @@ export interface Services extends HostedServices {
 /** The real services, over this request's bindings. */
 export function createServices(
   env: Env,
-  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER">,
+  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET">,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
-  const dns = createDohResolver(config.DNS_RESOLVER_URL);
   return {
     keys: apiKeyStore(env.DB, env.CACHE),
     meters: { of: (userId) => rpcMeter(meterFor(env, userId)) },
     usage: { record: (call) => recordCall(env.DB, waitUntil, call) },
-    dns,
+    dns: createDohResolver(config.DNS_RESOLVER_URL),
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
-    rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
-    whois: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
   };
 }
 
@@ -120,7 +110,7 @@ function rpcMeter(stub: MeterStub): AccountMeter {
  */
 export function trackNetwork(services: HostedServices): { services: HostedServices; reachedOut(): boolean } {
   let reached = false;
-  const { dns, upstream, whois } = services;
+  const { dns, upstream } = services;
   return {
     services: {
       ...services,
@@ -134,13 +124,6 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
         reached = true;
         return upstream(input, init);
       }) as typeof fetch,
-      // A registry asked about a domain is the network reached, whatever it answers.
-      whois: {
-        lookup: (domain, signal) => {
-          reached = true;
-          return whois.lookup(domain, signal);
-        },
-      },
     },
     reachedOut: () => reached,
   };
