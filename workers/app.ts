@@ -30,6 +30,7 @@ import { requestBoundary, type RootEnv } from "./http/boundary";
 import { pruneExpiredSessions } from "./platform/sessions";
 import { pruneThrottleWindows } from "./platform/throttle";
 import { pruneHourlyUsage } from "./platform/usage";
+import { ECB_CRONS, refreshEcbRates } from "./providers/ecb/job";
 import { loadFakes } from "./providers/fakes";
 import { deliveryThrough } from "./providers/payments";
 
@@ -117,6 +118,11 @@ export default {
   // Daily housekeeping (the cron in wrangler.toml): expired sessions, spent throttle windows and
   // hourly usage rollups past the benchmarking page's week.
   async scheduled(controller, env) {
+    // The ECB's rates have their own triggers (workers/providers/ecb/job.ts, decision 049).
+    if (ECB_CRONS.includes(controller.cron)) {
+      await refreshEcbRates(env, controller.scheduledTime);
+      return;
+    }
     await Promise.all([
       pruneExpiredSessions(env.DB, controller.scheduledTime),
       pruneThrottleWindows(env.DB, controller.scheduledTime),

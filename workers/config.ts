@@ -71,6 +71,9 @@ const BaseSchema = z
     MAIL_API_URL: z.string().default(""),
     MAIL_API_KEY: z.string().default(""),
     DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
+    // The Currency Converter's rates (decision 049): the ECB's feed, or the local fake.
+    ECB_PROVIDER: z.enum(["fake", "ecb"]).default("fake"),
+    ECB_BASE_URL: z.url().default("https://www.ecb.europa.eu/stats/eurofxref"),
     BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
     PUBLIC_HOSTS: hostList,
   })
@@ -82,6 +85,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.SESSION_SECRET === DEV_SESSION_SECRET) refuse("SESSION_SECRET", "set a production secret");
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
+  if (config.ECB_PROVIDER === "fake") refuse("ECB_PROVIDER", "the fake ECB feed is for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
   checkProductionPayments(config, refuse);

@@ -12,7 +12,10 @@ import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { hmacUrlSigner } from "~workers/gateway/signed-url";
 import type { AccountMeter, HostedServices, KeyStore, Services, UsageSink } from "~workers/gateway/services";
 import type { CallRecord } from "~workers/gateway/usage-recorder";
+import { ecbExchangeRates } from "~workers/hosted/currency-converter/rates";
 import { d1Cities } from "~workers/hosted/location/cities";
+import { createFakeEcbFetch } from "~workers/providers/ecb/fake";
+import { FAKE_ECB_BASE_URL, httpEcbFeed } from "~workers/providers/ecb/feed";
 import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./network";
 
@@ -86,6 +89,8 @@ export function testHostedServices(
     upstream: fakeFetch(options.routes ?? {}),
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    // The test's D1 and KV, filled when empty from the fake ECB feed (the fixture's days).
+    rates: ecbExchangeRates(env.DB, env.CACHE, httpEcbFeed(createFakeEcbFetch(), FAKE_ECB_BASE_URL)),
     // Signing is local computation: the real signer, under the test environment's secret.
     urlSigner: hmacUrlSigner(readConfig(env).SESSION_SECRET),
   };

@@ -18,7 +18,9 @@
  * through `trackNetwork`, so the call counts (decision 013).
  */
 import type { Config } from "~workers/config";
+import { ecbExchangeRates, type ExchangeRates } from "~workers/hosted/currency-converter/rates";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
+import { ecbFeedFor } from "~workers/providers/ecb";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { apiKeyStore, type KeyRecord } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
@@ -64,6 +66,8 @@ export interface HostedServices {
   upstream: typeof fetch;
   shortLinks: ShortLinkStore;
   cities: CityStore;
+  /** The ECB's reference rates (Currency Converter), with the feed that fills an empty store. */
+  rates: ExchangeRates;
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
   urlSigner: UrlSigner;
 }
@@ -77,7 +81,7 @@ export interface Services extends HostedServices {
 /** The real services, over this request's bindings. */
 export function createServices(
   env: Env,
-  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET">,
+  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL">,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
   return {
@@ -88,6 +92,7 @@ export function createServices(
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
   };
 }

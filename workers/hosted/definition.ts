@@ -9,6 +9,7 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
+import type { ExchangeRates } from "./currency-converter/rates";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
 
@@ -59,6 +60,8 @@ export interface OperationContext {
   shortLinks: OwnShortLinks;
   /** The cities table (location). */
   cities: CityStore;
+  /** The ECB's reference rates (currency-converter). */
+  rates: ExchangeRates;
   /**
    * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
    * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make
