@@ -33,6 +33,7 @@ import { pruneHourlyUsage } from "./platform/usage";
 import { ECB_CRONS, refreshEcbRates } from "./providers/ecb/job";
 import { loadFakes } from "./providers/fakes";
 import { deliveryThrough } from "./providers/payments";
+import { RDAP_BOOTSTRAP_CRON, refreshRdapBootstrap } from "./providers/rdap/job";
 
 // Durable Object classes must be exported from the main module.
 export { Meter } from "./gateway/meter";
@@ -118,6 +119,11 @@ export default {
   // Daily housekeeping (the cron in wrangler.toml): expired sessions, spent throttle windows and
   // hourly usage rollups past the benchmarking page's week.
   async scheduled(controller, env) {
+    // IANA's RDAP bootstrap file, weekly (workers/providers/rdap/job.ts, decision 050).
+    if (controller.cron === RDAP_BOOTSTRAP_CRON) {
+      await refreshRdapBootstrap(env);
+      return;
+    }
     // The ECB's rates have their own triggers (workers/providers/ecb/job.ts, decision 049).
     if (ECB_CRONS.includes(controller.cron)) {
       await refreshEcbRates(env, controller.scheduledTime);

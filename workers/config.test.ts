@@ -20,6 +20,7 @@ const production = {
   CASHFREE_CLIENT_ID: "cf-client",
   CASHFREE_CLIENT_SECRET: "cf-secret",
   WEBHOOK_BASE_URL: "https://hooks.portico.dev",
+  RDAP_PROVIDER: "live",
   ECB_PROVIDER: "ecb",
 };
 
@@ -43,6 +44,7 @@ describe("configuration", () => {
     ["CASHFREE_PROVIDER", { CASHFREE_PROVIDER: "fake" }],
     ["CASHFREE_BASE_URL", { CASHFREE_CLIENT_SECRET: "" }],
     ["WEBHOOK_BASE_URL", { WEBHOOK_BASE_URL: "http://localhost:8787" }],
+    ["RDAP_PROVIDER", { RDAP_PROVIDER: "fake" }],
     ["ECB_PROVIDER", { ECB_PROVIDER: "fake" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });

@@ -76,6 +76,8 @@ const BaseSchema = z
     ECB_BASE_URL: z.url().default("https://www.ecb.europa.eu/stats/eurofxref"),
     BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
     PUBLIC_HOSTS: hostList,
+    // The WHOIS Lookup's registries: the recorded fakes (workers/providers/rdap/fake.ts) or the real ones.
+    RDAP_PROVIDER: z.enum(["fake", "live"]).default("fake"),
   })
   .extend(PaymentsConfigSchema.shape);
 
@@ -88,6 +90,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.ECB_PROVIDER === "fake") refuse("ECB_PROVIDER", "the fake ECB feed is for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
+  if (config.RDAP_PROVIDER === "fake") refuse("RDAP_PROVIDER", "the recorded registries are for development only");
   checkProductionPayments(config, refuse);
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");

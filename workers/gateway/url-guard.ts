@@ -185,6 +185,14 @@ export function isForbiddenAddress(address: string): boolean {
   return v6 ? isForbiddenIpv6(v6) : true;
 }
 
+/**
+ * The guard's judgement of one URL's host, for callers that fetch on their own terms (the RDAP
+ * client reads 404 as an answer, which `fetchGuarded` refuses): throws `UrlInputError`.
+ */
+export async function checkUrlHost(url: URL, resolver: AddressResolver, signal: AbortSignal): Promise<void> {
+  return checkHost(url, resolver, signal);
+}
+
 async function checkHost(url: URL, resolver: AddressResolver, signal: AbortSignal): Promise<void> {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new UrlInputError("Only http and https URLs are accepted.");

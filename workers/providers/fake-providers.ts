@@ -14,6 +14,9 @@ import type { PaymentsConfig } from "./payments-config";
 import { FAKE_CASHFREE_PATH, FAKE_PAYPAL_PATH, type FakeWebhookDelivery } from "./payments";
 import { createFakePayPal, createFakePayPalFetch, fakePayPalCertificateFetcher } from "./paypal/fake";
 
+// The WHOIS Lookup's fake registries (RDAP and port 43), chosen by RDAP_PROVIDER=fake.
+export { fakeDomainRegistry, fakeRdapFetch } from "./rdap/fake";
+
 /** The fake identity provider's endpoints, answered in process for the OIDC client. */
 export function fakeIdpFetch(issuer: string, kv: KVNamespace): typeof fetch {
   return createFakeIdpFetch(createFakeIdp({ issuer, kv }), issuer);

@@ -1,0 +1,186 @@
+/**
+ * One domain's registration: RDAP from the registry the bootstrap names (following its referral
+ * to the registrar's RDAP server where it gives one), or port-43 WHOIS where the TLD has no RDAP.
+ *
+ * Every RDAP URL, the registry's and the registrar's, goes through the outbound guard's host
+ * check (workers/gateway/url-guard.ts) before it is fetched and on every redirect: the caller
+ * chooses the TLD, and a referral is whatever a registry's answer says, so neither may lead us to
+ * a private address. Port-43 hosts come only from our own table.
+ */
+import { checkUrlHost, type AddressResolver } from "~workers/gateway/url-guard";
+import { routeFor, type Bootstrap } from "./bootstrap";
+import { mergeRegistrar, parseRdapDomain, RdapDomainSchema, registrarReferral } from "./rdap-parse";
+import type { LookupOutcome, RegistrationRecord } from "./record";
+import type { WhoisTransport } from "./whois-client";
+import { parseWhois } from "./whois-parse";
+
+export const RDAP_TIMEOUT_MS = 8_000;
+export const RDAP_MAX_BYTES = 512 * 1024;
+const MAX_REDIRECTS = 3;
+
+/** A domain's registration, by its A-label name (lower case, no trailing dot). */
+export interface DomainRegistry {
+  lookup(domain: string, signal: AbortSignal): Promise<LookupOutcome>;
+}
+
+export interface RegistryDeps {
+  fetcher: typeof fetch;
+  resolver: AddressResolver;
+  whois: WhoisTransport;
+  bootstrap(): Promise<Bootstrap>;
+  timeoutMs?: number;
+}
+
+type RdapFetch =
+  | { kind: "json"; body: unknown; url: string }
+  | { kind: "not-found" }
+  | { kind: "failed"; host: string; reason: "timeout" | "refused" | "unusable" };
+
+export function createDomainRegistry(deps: RegistryDeps): DomainRegistry {
+  return {
+    async lookup(domain, signal) {
+      const route = routeFor(domain, await deps.bootstrap());
+      if (route.kind === "none") return { ok: false, code: "unsupported-tld", tld: route.tld };
+      if (route.kind === "whois") return lookupWhois(deps.whois, route.host, domain, signal);
+      return lookupRdap(deps, `${route.base}domain/${domain}`, domain, signal);
+    },
+  };
+}
+
+async function lookupRdap(
+  deps: RegistryDeps,
+  url: string,
+  domain: string,
+  signal: AbortSignal,
+): Promise<LookupOutcome> {
+  const host = new URL(url).hostname;
+  const answer = await fetchRdap(deps, url, signal);
+  if (answer.kind === "not-found") return { ok: false, code: "not-registered", host };
+  if (answer.kind === "failed") return { ok: false, code: "upstream", host: answer.host, reason: answer.reason };
+  const parsed = RdapDomainSchema.safeParse(answer.body);
+  if (!parsed.success || (parsed.data.objectClassName ?? "domain") !== "domain") {
+    return { ok: false, code: "upstream", host, reason: "unusable" };
+  }
+  const record = parseRdapDomain(parsed.data, url);
+  const referral = registrarReferral(parsed.data, domain);
+  if (!referral) return { ok: true, record };
+  // The registrar's answer only completes the registry's: when it fails, the registry's stands.
+  const registrar = await fetchRdap(deps, referral, signal);
+  if (registrar.kind !== "json") return { ok: true, record };
+  const registrarParsed = RdapDomainSchema.safeParse(registrar.body);
+  if (!registrarParsed.success) return { ok: true, record };
+  const merged: RegistrationRecord = mergeRegistrar(record, parseRdapDomain(registrarParsed.data, referral), referral);
+  return { ok: true, record: merged };
+}
+
+async function fetchRdap(deps: RegistryDeps, start: string, outer: AbortSignal): Promise<RdapFetch> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deps.timeoutMs ?? RDAP_TIMEOUT_MS);
+  const signal = AbortSignal.any([deadline.signal, outer]);
+  let url = new URL(start);
+  try {
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      try {
+        await checkUrlHost(url, deps.resolver, signal);
+      } catch {
+        // A host that resolves to a private address, or not at all, is not a registry we reach.
+        return { kind: "failed", host: url.hostname, reason: signal.aborted ? "timeout" : "refused" };
+      }
+      let response: Response;
+      try {
+        response = await deps.fetcher(url.toString(), {
+          redirect: "manual",
+          signal,
+          headers: { accept: "application/rdap+json, application/json" },
+        });
+      } catch {
+        return { kind: "failed", host: url.hostname, reason: signal.aborted ? "timeout" : "refused" };
+      }
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        try {
+          url = new URL(location, url);
+        } catch {
+          return { kind: "failed", host: url.hostname, reason: "unusable" };
+        }
+        if (url.protocol !== "https:") return { kind: "failed", host: url.hostname, reason: "unusable" };
+        continue;
+      }
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return { kind: "not-found" };
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        // 429 and 5xx: the registry would not answer now.
+        return { kind: "failed", host: url.hostname, reason: "refused" };
+      }
+      const text = await readBounded(response, signal);
+      if (text === null) return { kind: "failed", host: url.hostname, reason: signal.aborted ? "timeout" : "unusable" };
+      try {
+        return { kind: "json", body: JSON.parse(text), url: url.toString() };
+      } catch {
+        return { kind: "failed", host: url.hostname, reason: "unusable" };
+      }
+    }
+    return { kind: "failed", host: url.hostname, reason: "unusable" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readBounded(response: Response, signal: AbortSignal): Promise<string | null> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      if (signal.aborted) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > RDAP_MAX_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+async function lookupWhois(
+  whois: WhoisTransport,
+  host: string,
+  domain: string,
+  signal: AbortSignal,
+): Promise<LookupOutcome> {
+  const answer = await whois.query(host, domain, signal);
+  if (!answer.ok) {
+    return { ok: false, code: "upstream", host, reason: answer.reason === "too-large" ? "unusable" : answer.reason };
+  }
+  const parsed = parseWhois(answer.text, host);
+  switch (parsed.kind) {
+    case "record":
+      return { ok: true, record: parsed.record };
+    case "not-found":
+      return { ok: false, code: "not-registered", host };
+    case "refused":
+      return { ok: false, code: "upstream", host, reason: "refused" };
+    case "unusable":
+      return { ok: false, code: "upstream", host, reason: "unusable" };
+  }
+}
