@@ -22,6 +22,7 @@ const production = {
   WEBHOOK_BASE_URL: "https://hooks.portico.dev",
   RDAP_PROVIDER: "live",
   ECB_PROVIDER: "ecb",
+  MX_PROVIDER: "doh",
 };
 
 describe("configuration", () => {
@@ -45,6 +46,7 @@ describe("configuration", () => {
     ["CASHFREE_BASE_URL", { CASHFREE_CLIENT_SECRET: "" }],
     ["WEBHOOK_BASE_URL", { WEBHOOK_BASE_URL: "http://localhost:8787" }],
     ["RDAP_PROVIDER", { RDAP_PROVIDER: "fake" }],
+    ["MX_PROVIDER", { MX_PROVIDER: "fake" }],
     ["ECB_PROVIDER", { ECB_PROVIDER: "fake" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });

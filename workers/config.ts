@@ -71,6 +71,8 @@ const BaseSchema = z
     MAIL_API_URL: z.string().default(""),
     MAIL_API_KEY: z.string().default(""),
     DNS_RESOLVER_URL: z.url().default("https://cloudflare-dns.com/dns-query"),
+    // Email Exists' MX lookups: DNS_RESOLVER_URL ("doh"), or the local fake's fixture table.
+    MX_PROVIDER: z.enum(["fake", "doh"]).default("fake"),
     // The Currency Converter's rates (decision 049): the ECB's feed, or the local fake.
     ECB_PROVIDER: z.enum(["fake", "ecb"]).default("fake"),
     ECB_BASE_URL: z.url().default("https://www.ecb.europa.eu/stats/eurofxref"),
@@ -88,6 +90,7 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.OIDC_PROVIDER === "fake") refuse("OIDC_PROVIDER", "the fake identity provider is for development only");
   if (config.MAIL_PROVIDER === "outbox") refuse("MAIL_PROVIDER", "the mail outbox is for development only");
   if (config.ECB_PROVIDER === "fake") refuse("ECB_PROVIDER", "the fake ECB feed is for development only");
+  if (config.MX_PROVIDER === "fake") refuse("MX_PROVIDER", "the fake DNS answers are for development only");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
   if (config.RDAP_PROVIDER === "fake") refuse("RDAP_PROVIDER", "the recorded registries are for development only");

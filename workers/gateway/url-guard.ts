@@ -5,6 +5,7 @@
  * and faked in tests), because a Worker cannot look names up itself. Size and time are bounded.
  */
 import { UrlInputError } from "~workers/hosted/definition";
+import { DohError, queryDoh, RR } from "~workers/providers/dns/doh";
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -15,21 +16,27 @@ export interface AddressResolver {
   resolve(hostname: string, signal?: AbortSignal): Promise<string[]>;
 }
 
-/** Resolves with a DNS-over-HTTPS JSON resolver (Cloudflare's or Google's `/dns-query` API). */
+/**
+ * Resolves with a DNS-over-HTTPS JSON resolver (Cloudflare's or Google's `/dns-query` API),
+ * through the one DoH client (workers/providers/dns/doh.ts). A resolver's HTTP error is the
+ * caller's name not resolving; its silence or garbage is a failure of ours (thrown on).
+ */
 export function createDohResolver(endpoint: string, fetcher: typeof fetch = fetch): AddressResolver {
   return {
     async resolve(hostname, signal) {
       const lookups = await Promise.all(
-        ["A", "AAAA"].map(async (type) => {
-          const response = await fetcher(`${endpoint}?name=${encodeURIComponent(hostname)}&type=${type}`, {
-            headers: { accept: "application/dns-json" },
-            signal,
-          });
-          if (!response.ok) throw new UrlInputError(`Could not resolve ${hostname}`);
-          const body = (await response.json()) as { Answer?: { type: number; data: string }[] };
-          return (body.Answer ?? [])
-            .filter((answer) => answer.type === 1 || answer.type === 28)
-            .map((answer) => answer.data);
+        (["A", "AAAA"] as const).map(async (type) => {
+          try {
+            const answer = await queryDoh(endpoint, hostname, type, { fetcher, signal });
+            return answer.answers
+              .filter((record) => record.type === RR.A || record.type === RR.AAAA)
+              .map((record) => record.data);
+          } catch (error) {
+            if (error instanceof DohError && error.status !== undefined) {
+              throw new UrlInputError(`Could not resolve ${hostname}`);
+            }
+            throw error;
+          }
         }),
       );
       return lookups.flat();

@@ -8,6 +8,8 @@ import type { Config } from "~workers/config";
 import { createFakeCashfree, createFakeCashfreeFetch } from "./cashfree/fake";
 // The fake ECB feed (the Currency Converter's rates), answered in process.
 export { createFakeEcbFetch as fakeEcbFetch } from "./ecb/fake";
+// Email Exists' fake DNS-over-HTTPS resolver (its fixture table), chosen by MX_PROVIDER=fake.
+export { createFakeDohFetch as fakeDohFetch } from "./dns/fake";
 import { FAKE_IDP_PATH } from "./oidc";
 import { createFakeIdp, createFakeIdpFetch } from "./oidc/fake-idp";
 import type { PaymentsConfig } from "./payments-config";
