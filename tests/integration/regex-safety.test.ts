@@ -29,6 +29,9 @@
  *   the clip-path patterns over DiceBear's SVG in hosted/avatar/engine.ts),
  *   a PayPal `up` link read after its signature is verified, and the development-only fakes,
  *   which production refuses to start with;
+ * - registries' answers (providers/rdap whois-parse.ts and rdap-parse.ts): text from the servers
+ *   of our own tables and the registrars they refer to, bounded to 64 KiB (port 43) and 512 KiB
+ *   (RDAP), read line by line with keys of at most 60 characters;
  * - workers/platform/sessions.ts `/^Bearer\s+(.+)$/i`: `\s+` and `.+` share spaces, so a failing
  *   match is quadratic, but only a line terminator after the spaces makes it fail, and a header
  *   value cannot carry one (the Headers API refuses CR and LF, and U+2028 is not a byte).
@@ -55,6 +58,7 @@ import { parseCssColor } from "~workers/hosted/qrcode/legacy";
 import { parseLogoDataUrl } from "~workers/hosted/qrcode/logo";
 import { checkDestination } from "~workers/hosted/urlshortener/destination";
 import { AliasSchema } from "~workers/hosted/urlshortener/schema";
+import { WhoisInputSchema } from "~workers/hosted/whois-domain/schema";
 import { EmailSchema, ProfileSchema } from "~workers/platform/accounts";
 import { ContactMessageSchema } from "~workers/platform/contact";
 import { NewsletterEmailSchema } from "~workers/platform/newsletter";
@@ -372,6 +376,17 @@ const CATALOGUE: Entry[] = [
       { shape: "padding in the middle", input: `${"AAAA".repeat(N / 4)}A==A` },
     ],
     accepts: (input) => decodeBase64(input) !== null,
+  },
+  {
+    site: "hosted/whois-domain/domain-name.ts: the bare-name check, LDH labels ({0,61} then one character) and the TLD pattern",
+    probes: [
+      { shape: "letters past the length bound", input: "a".repeat(N) },
+      { shape: "hyphen runs in a label, bad end", input: `a${"-".repeat(1000)}!.com` },
+      { shape: "dotted one-letter labels ending in a digit", input: `${"a.".repeat(500)}1` },
+      { shape: "62-letter labels ending in a hyphen", input: `${`${"a".repeat(61)}-.`.repeat(16)}com` },
+      { shape: "an IDN among long labels", input: `${"b".repeat(63)}.bücher.de`, accepted: true },
+    ],
+    accepts: (input) => WhoisInputSchema.safeParse({ domain: input }).success,
   },
 ];
 

@@ -22,6 +22,7 @@ import { ecbExchangeRates, type ExchangeRates } from "~workers/hosted/currency-c
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
 import { ecbFeedFor } from "~workers/providers/ecb";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
+import { domainRegistryFor, type DomainRegistry } from "~workers/providers/rdap";
 import { apiKeyStore, type KeyRecord } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";
@@ -70,6 +71,8 @@ export interface HostedServices {
   rates: ExchangeRates;
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
   urlSigner: UrlSigner;
+  /** Domain registrations over RDAP and port 43 (WHOIS Lookup), the registries real or recorded. */
+  whois: DomainRegistry;
 }
 
 export interface Services extends HostedServices {
@@ -81,19 +84,21 @@ export interface Services extends HostedServices {
 /** The real services, over this request's bindings. */
 export function createServices(
   env: Env,
-  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL">,
+  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER">,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
+  const dns = createDohResolver(config.DNS_RESOLVER_URL);
   return {
     keys: apiKeyStore(env.DB, env.CACHE),
     meters: { of: (userId) => rpcMeter(meterFor(env, userId)) },
     usage: { record: (call) => recordCall(env.DB, waitUntil, call) },
-    dns: createDohResolver(config.DNS_RESOLVER_URL),
+    dns,
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
     rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
+    whois: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
   };
 }
 
@@ -115,7 +120,7 @@ function rpcMeter(stub: MeterStub): AccountMeter {
  */
 export function trackNetwork(services: HostedServices): { services: HostedServices; reachedOut(): boolean } {
   let reached = false;
-  const { dns, upstream } = services;
+  const { dns, upstream, whois } = services;
   return {
     services: {
       ...services,
@@ -129,6 +134,15 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
         reached = true;
         return upstream(input, init);
       }) as typeof fetch,
+      // A registry asked about a domain is the network reached, whatever it answered (a 404
+      // included); a TLD no registry serves is refused without asking anyone.
+      whois: {
+        lookup: async (domain, signal) => {
+          const outcome = await whois.lookup(domain, signal);
+          if (outcome.ok || outcome.code !== "unsupported-tld") reached = true;
+          return outcome;
+        },
+      },
     },
     reachedOut: () => reached,
   };

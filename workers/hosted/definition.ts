@@ -12,6 +12,7 @@ import type { ProblemType } from "~workers/http/problem";
 import type { ExchangeRates } from "./currency-converter/rates";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
+import type { DomainRegistry } from "~workers/providers/rdap";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -60,6 +61,8 @@ export interface OperationContext {
   shortLinks: OwnShortLinks;
   /** The cities table (location). */
   cities: CityStore;
+  /** Domain registrations from the registries, RDAP or port 43 (WHOIS Lookup). */
+  whois: DomainRegistry;
   /** The ECB's reference rates (currency-converter). */
   rates: ExchangeRates;
   /**

@@ -159,6 +159,14 @@ export const PROBLEM_TYPES = {
       "This period's calls are used up: the plan's monthly calls (and any referral bonus), or on the Free plan its calls to freemium APIs. The `limit` member says which.",
     action: "Wait for the period to renew (`Retry-After` says when), or upgrade your plan on the pricing page.",
   },
+  "domain-not-registered": {
+    status: 404,
+    title: "Domain not registered",
+    description:
+      "The registry that holds the domain's top-level domain answered that no such name is registered: it is free to register, reserved, or was deleted. `registry` names the server that answered.",
+    action:
+      "Check the spelling and that you gave the registered name (example.co.uk, not www.example.co.uk). A name registered in the last minutes can take a while to show; answers are kept an hour.",
+  },
   "upstream-failed": {
     status: 502,
     title: "The upstream service failed",

@@ -7,6 +7,7 @@
 import type { AddressResolver } from "~workers/gateway/url-guard";
 import { loadFakes } from "../fakes";
 import { readBootstrap } from "./bootstrap";
+import { cachedRegistry } from "./cache";
 import { createDomainRegistry, type DomainRegistry } from "./lookup";
 import { socketWhois } from "./whois-client";
 
@@ -15,11 +16,21 @@ export type { LookupOutcome, RegistrationRecord } from "./record";
 
 export type RdapProvider = "fake" | "live";
 
+/** The registry the Worker uses, real or recorded, with its answers kept in KV for an hour (cache.ts). */
 export function domainRegistryFor(
   provider: RdapProvider,
   kv: KVNamespace,
   resolver: AddressResolver,
   fetcher: typeof fetch = fetch,
+): DomainRegistry {
+  return cachedRegistry(uncachedRegistry(provider, kv, resolver, fetcher), kv);
+}
+
+function uncachedRegistry(
+  provider: RdapProvider,
+  kv: KVNamespace,
+  resolver: AddressResolver,
+  fetcher: typeof fetch,
 ): DomainRegistry {
   if (provider === "live") {
     return createDomainRegistry({ fetcher, resolver, whois: socketWhois(), bootstrap: () => readBootstrap(kv) });
