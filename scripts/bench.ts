@@ -6,7 +6,8 @@
  *    valid keys, against the same handler mounted bare (the bench-only route), alternating
  *    rounds; throughput and p50/p99 of each, and the ratio.
  * 2. p50 per API for typical inputs: QR PNG, avatar SVG and PNG, a 1024×1024 image through
- *    grayscale + blur + resize, and the palette of the same image.
+ *    grayscale + blur + resize, and the palette of the same image; WHOIS Lookup with a warm
+ *    and a cold cache, beside its bare handler.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -351,6 +352,29 @@ async function main() {
     );
     console.log(
       await timeCalls("image-color-picker: palette of 1024²", upload("/api/v1/image-color-picker", { count: "8" })),
+    );
+    // WHOIS Lookup against the recorded registries (RDAP_PROVIDER=fake in the built config): warm
+    // answers come from the hour's KV cache; cold ones ask the fake registry for a name it has
+    // never seen (a 404, kept afterwards), so they measure routing, the RDAP read and the KV write.
+    const whois = (domain: (i: number) => string) => (i: number) =>
+      fetch(`${BASE}/api/v1/whois-domain?domain=${domain(i)}`, { headers: { "x-api-key": key(i + 3000) } });
+    const coldRun = randomBytes(4).toString("hex");
+    console.log(
+      await timeCalls("whois-domain: bare handler, warm cache", () =>
+        fetch(`${BASE}/__bench/bare/whois-domain?domain=google.com`),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "whois-domain: warm cache (google.com)",
+        whois(() => "google.com"),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "whois-domain: cold cache (new name each call)",
+        whois((i) => `bench-${coldRun}-${i}.com`),
+      ),
     );
   } finally {
     writeFileSync(BUILT_CONFIG, originalConfig);

@@ -50,6 +50,8 @@ import { decodeDataUrl } from "~workers/hosted/_image/input";
 import { HexColorSchema } from "~workers/hosted/_render/color";
 import { AvatarQueryInputSchema } from "~workers/hosted/avatar/schema";
 import { parseColorInput } from "~workers/hosted/colorconvert/convert-color";
+import { parseDatePath } from "~workers/hosted/currency-converter/engine";
+import { LatestQuerySchema } from "~workers/hosted/currency-converter/schema";
 import { ListCountriesQuerySchema, StateCitiesInputSchema } from "~workers/hosted/location/schema";
 import { NumberToWordsInputSchema } from "~workers/hosted/numtoword/schema";
 import { parseNumber } from "~workers/hosted/numtoword/spell-number";
@@ -387,6 +389,23 @@ const CATALOGUE: Entry[] = [
       { shape: "an IDN among long labels", input: `${"b".repeat(63)}.bücher.de`, accepted: true },
     ],
     accepts: (input) => WhoisInputSchema.safeParse({ domain: input }).success,
+  },
+  {
+    site: "hosted/currency-converter/engine.ts and schema.ts: the date path (YYYY-MM-DD[..[YYYY-MM-DD]]), codes and amounts",
+    probes: [
+      { shape: "digits past a date", input: `2024-10-10${"9".repeat(N)}` },
+      { shape: "dots after a date", input: `2024-10-10${".".repeat(N)}` },
+      { shape: "repeated ranges", input: "2024-10-10..".repeat(N / 12) },
+      { shape: "a range", input: "2024-10-01..2024-10-31", accepted: true },
+      { shape: "digits as an amount", input: `amount:${"9".repeat(N)}` },
+      { shape: "dotted digits as an amount", input: `amount:${"1.".repeat(N / 2)}` },
+      { shape: "commas between letters as codes", input: `to:${"usd,".repeat(N / 4)}x` },
+    ],
+    accepts: (input) => {
+      if (input.startsWith("amount:")) return LatestQuerySchema.safeParse({ amount: input.slice(7) }).success;
+      if (input.startsWith("to:")) return LatestQuerySchema.safeParse({ to: input.slice(3) }).success;
+      return !("error" in parseDatePath(input));
+    },
   },
 ];
 

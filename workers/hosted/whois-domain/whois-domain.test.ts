@@ -288,6 +288,40 @@ describe("WHOIS Lookup through the gateway", () => {
     await expectHttpProblem(await callHosted(SELF, "GET", path, { key }), 422, "invalid-input");
   });
 
+  it("refuses a revoked key, and the Free plan's third call within a second", async () => {
+    const revoked = await createAccountWithKey(env.DB, { planId: "premium" });
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), revoked.keyId).run();
+    await expectHttpProblem(
+      await callHosted(SELF, "GET", `${path}?domain=google.com`, { key: revoked.key }),
+      403,
+      "revoked-api-key",
+    );
+    const free = await createAccountWithKey(env.DB, { planId: "free" });
+    const statuses: number[] = [];
+    for (let call = 0; call < 3; call++) {
+      statuses.push((await callHosted(SELF, "GET", `${path}?domain=google.com`, { key: free.key })).status);
+    }
+    expect(statuses).toContain(429);
+  });
+
+  it("takes a Unicode name and answers its A-label and Unicode forms", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const missing = await expectHttpProblem(
+      await callHosted(SELF, "POST", path, { key, body: { domain: "Bücher.DE" } }),
+      404,
+      "domain-not-registered",
+    );
+    expect(missing).toMatchObject({ domain: "xn--bcher-kva.de", unicodeName: "bücher.de", registry: "rdap.denic.de" });
+  });
+
+  it("has a docs page with the comparison's links and a live demo", async () => {
+    const html = await (await SELF.fetch("https://portico.test/docs/api/whois-domain")).text();
+    expect(html).toContain('href="https://whois.whoisxmlapi.com/documentation/making-requests"');
+    expect(html).toContain('href="https://lookup.icann.org/"');
+    expect(html).toContain("domain-not-registered");
+    expect(html).not.toContain("not served in this environment");
+  });
+
   it("answers 404 and 502 as problems naming the registry", async () => {
     const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
     const missing = await expectHttpProblem(
