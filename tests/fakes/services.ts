@@ -14,6 +14,8 @@ import type { AccountMeter, HostedServices, KeyStore, Services, UsageSink } from
 import type { CallRecord } from "~workers/gateway/usage-recorder";
 import { ecbExchangeRates } from "~workers/hosted/currency-converter/rates";
 import { d1Cities } from "~workers/hosted/location/cities";
+import { createFakeDohFetch, FAKE_DOH_ENDPOINT } from "~workers/providers/dns/fake";
+import { createMailResolver } from "~workers/providers/dns/mail";
 import { createFakeEcbFetch } from "~workers/providers/ecb/fake";
 import { FAKE_ECB_BASE_URL, httpEcbFeed } from "~workers/providers/ecb/feed";
 import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
@@ -90,6 +92,8 @@ export function testHostedServices(
     upstream: fakeFetch(options.routes ?? {}),
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    // Email Exists' lookups answered by the fake resolver's fixture table; nothing kept in KV.
+    mail: createMailResolver({ endpoint: FAKE_DOH_ENDPOINT, fetcher: createFakeDohFetch(), timeoutMs: 200 }),
     // The test's D1 and KV, filled when empty from the fake ECB feed (the fixture's days).
     rates: ecbExchangeRates(env.DB, env.CACHE, httpEcbFeed(createFakeEcbFetch(), FAKE_ECB_BASE_URL)),
     // Signing is local computation: the real signer, under the test environment's secret.

@@ -61,6 +61,7 @@ import { parseLogoDataUrl } from "~workers/hosted/qrcode/logo";
 import { checkDestination } from "~workers/hosted/urlshortener/destination";
 import { AliasSchema } from "~workers/hosted/urlshortener/schema";
 import { WhoisInputSchema } from "~workers/hosted/whois-domain/schema";
+import { parseAddress } from "~workers/hosted/email-exist/syntax";
 import { EmailSchema, ProfileSchema } from "~workers/platform/accounts";
 import { ContactMessageSchema } from "~workers/platform/contact";
 import { NewsletterEmailSchema } from "~workers/platform/newsletter";
@@ -389,6 +390,26 @@ const CATALOGUE: Entry[] = [
       { shape: "an IDN among long labels", input: `${"b".repeat(63)}.bücher.de`, accepted: true },
     ],
     accepts: (input) => WhoisInputSchema.safeParse({ domain: input }).success,
+  },
+  {
+    site: "hosted/email-exist/syntax.ts: ATOM, QUOTED (two disjoint alternatives), the domain's character check and LDH labels",
+    probes: [
+      { shape: "an atom ending in a control character", input: `${"a".repeat(N)}\u0001@example.com` },
+      { shape: "dot-separated atoms ending in a dot", input: `${"a.".repeat(N / 2)}@example.com` },
+      { shape: "a quoted string of quoted pairs, never closed", input: `"${"\\ ".repeat(N / 3)}` },
+      {
+        shape: "a quoted string of quoted pairs ending in a bare backslash",
+        input: `"${"\\a".repeat(N / 2)}\\"@example.com`,
+      },
+      { shape: "a hyphen run in a domain label", input: `a@a${"-".repeat(N)}!.com` },
+      { shape: "dotted domain labels ending in a digit", input: `a@${"a.".repeat(N / 2)}1` },
+      {
+        shape: "a real address after a long quoted local part",
+        input: `"${"a".repeat(60)}"@example.com`,
+        accepted: true,
+      },
+    ],
+    accepts: (input) => parseAddress(input).ok,
   },
   {
     site: "hosted/currency-converter/engine.ts and schema.ts: the date path (YYYY-MM-DD[..[YYYY-MM-DD]]), codes and amounts",

@@ -41,6 +41,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
       }),
     shortLinks: services.shortLinks.of(options.account.userId),
     cities: services.cities,
+    mail: services.mail,
     whois: services.whois,
     rates: services.rates,
     signUrl: async ({ path, params, expiresInSeconds }) => {

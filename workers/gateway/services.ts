@@ -20,6 +20,8 @@
 import type { Config } from "~workers/config";
 import { ecbExchangeRates, type ExchangeRates } from "~workers/hosted/currency-converter/rates";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
+import { mailResolverFor } from "~workers/providers/dns";
+import type { MailResolver } from "~workers/providers/dns/mail";
 import { ecbFeedFor } from "~workers/providers/ecb";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor, type DomainRegistry } from "~workers/providers/rdap";
@@ -67,6 +69,8 @@ export interface HostedServices {
   upstream: typeof fetch;
   shortLinks: ShortLinkStore;
   cities: CityStore;
+  /** Where a domain's mail goes (Email Exists): DoH at DNS_RESOLVER_URL or the fake, over KV. */
+  mail: MailResolver;
   /** The ECB's reference rates (Currency Converter), with the feed that fills an empty store. */
   rates: ExchangeRates;
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
@@ -84,7 +88,10 @@ export interface Services extends HostedServices {
 /** The real services, over this request's bindings. */
 export function createServices(
   env: Env,
-  config: Pick<Config, "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER">,
+  config: Pick<
+    Config,
+    "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER" | "MX_PROVIDER"
+  >,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
   const dns = createDohResolver(config.DNS_RESOLVER_URL);
@@ -96,6 +103,7 @@ export function createServices(
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
     cities: d1Cities(env.DB),
+    mail: mailResolverFor(config, env.CACHE),
     rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
     whois: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
@@ -134,6 +142,13 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
         reached = true;
         return upstream(input, init);
       }) as typeof fetch,
+      // A domain's mail looked up is the network reached, even when the answer was kept in KV.
+      mail: {
+        lookup: (domain, signal) => {
+          reached = true;
+          return services.mail.lookup(domain, signal);
+        },
+      },
       // A registry asked about a domain is the network reached, whatever it answered (a 404
       // included); a TLD no registry serves is refused without asking anyone.
       whois: {

@@ -9,6 +9,7 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
+import type { MailResolver } from "~workers/providers/dns/mail";
 import type { ExchangeRates } from "./currency-converter/rates";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
@@ -61,6 +62,8 @@ export interface OperationContext {
   shortLinks: OwnShortLinks;
   /** The cities table (location). */
   cities: CityStore;
+  /** Where a domain's mail goes, over DNS-over-HTTPS with a KV cache (email-exist). */
+  mail: MailResolver;
   /** Domain registrations from the registries, RDAP or port 43 (WHOIS Lookup). */
   whois: DomainRegistry;
   /** The ECB's reference rates (currency-converter). */
