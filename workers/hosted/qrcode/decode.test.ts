@@ -10,9 +10,12 @@ import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { createTestContext, expectProblem, jsonBody } from "../../../tests/hosted-context";
 import type { HandlerResult, Operation } from "../definition";
+import { MAX_SIDE } from "../_image/limits";
+import { handleQrDecode, READ_SIDE, readablePixels } from "./decode";
 import { encodeGif } from "./gif";
 import { definition } from "./index";
-import { QrDecodeOutputSchema } from "./schema";
+import { createQrReader } from "./reader";
+import { QrDecodeOutputSchema, type QrDecodeInput } from "./schema";
 
 function operation(id: string): Operation {
   const found = definition.operations.find((candidate) => candidate.id === id);
@@ -35,17 +38,21 @@ const SCALE = 6;
 const MARGIN = 4;
 
 /** The reference code's modules drawn black on white, SCALE px a module with a MARGIN-module quiet zone. */
-function drawCode(code: QRCode.QRCode, canvas?: { target: Drawn; left: number; top: number }): Drawn {
+function drawCode(
+  code: QRCode.QRCode,
+  canvas?: { target: Drawn; left: number; top: number },
+  scale: number = SCALE,
+): Drawn {
   const { size, data } = code.modules;
-  const side = (size + 2 * MARGIN) * SCALE;
+  const side = (size + 2 * MARGIN) * scale;
   const target = canvas?.target ?? { width: side, height: side, data: new Uint8Array(side * side * 4).fill(255) };
   const [left, top] = canvas ? [canvas.left, canvas.top] : [0, 0];
   for (let row = 0; row < size; row += 1) {
     for (let column = 0; column < size; column += 1) {
       if (!data[row * size + column]) continue;
-      for (let y = 0; y < SCALE; y += 1) {
-        for (let x = 0; x < SCALE; x += 1) {
-          const offset = ((top + (MARGIN + row) * SCALE + y) * target.width + left + (MARGIN + column) * SCALE + x) * 4;
+      for (let y = 0; y < scale; y += 1) {
+        for (let x = 0; x < scale; x += 1) {
+          const offset = ((top + (MARGIN + row) * scale + y) * target.width + left + (MARGIN + column) * scale + x) * 4;
           target.data.fill(0, offset, offset + 3);
         }
       }
@@ -171,6 +178,79 @@ describe("qrcode decode reads codes made by the reference encoder", () => {
     const result = await decodeQrCode.handler(decodeQrCode.input.parse(example), createTestContext());
     const body = jsonBody(result, QrDecodeOutputSchema);
     expect(body).toEqual((decodeQrCode.output as { example: unknown }).example);
+  });
+});
+
+describe("qrcode decode holds a largest image within the isolate's memory", () => {
+  // workerd under vitest does not enforce the 128 MB limit, so memory itself cannot be measured
+  // here; what is asserted is the size the reader works at (decode.ts gives the bytes per stage)
+  // and that a small code in a largest image still reads at that size.
+  it(`gives the reader at most ${READ_SIDE} px a side of a ${MAX_SIDE}×${MAX_SIDE} image`, () => {
+    const image = new PhotonImage(new Uint8Array(MAX_SIDE * (MAX_SIDE / 2) * 4).fill(255), MAX_SIDE, MAX_SIDE / 2);
+    try {
+      const { pixels, scale } = readablePixels(image);
+      expect([pixels.width, pixels.height, scale]).toEqual([READ_SIDE, READ_SIDE / 2, MAX_SIDE / READ_SIDE]);
+      expect(pixels.data.length).toBe(READ_SIDE * (READ_SIDE / 2) * 4);
+    } finally {
+      image.free();
+    }
+  });
+
+  it(`reads a version 7 code filling an eighth of a ${MAX_SIDE}×${MAX_SIDE} image, and says where it is in that image`, async () => {
+    const text = "https://portico.dev/docs/api/qrcode — a code an eighth as wide as the photo it is in";
+    const code = QRCode.create(text, { errorCorrectionLevel: "M", version: 7 });
+    const scale = Math.round(MAX_SIDE / 8 / (code.modules.size + 2 * MARGIN)); // 10 px a module
+    const target: Drawn = {
+      width: MAX_SIDE,
+      height: MAX_SIDE,
+      data: new Uint8Array(MAX_SIDE * MAX_SIDE * 4).fill(255),
+    };
+    const [left, top] = [3000, 3100];
+    drawCode(code, { target, left, top }, scale);
+    const body = await decoded(encodeAs(target, "png"));
+    expect(body.codes).toHaveLength(1);
+    expect(body.codes[0]).toMatchObject({ text, errorCorrection: "M", version: 7 });
+    const { topLeft, bottomRight } = body.codes[0]?.position ?? {};
+    const start = MARGIN * scale;
+    const end = (MARGIN + code.modules.size) * scale - 1;
+    // Within two modules of the corners as drawn, in the sent image's own coordinates.
+    expect(Math.abs((topLeft?.x ?? -99) - (left + start))).toBeLessThanOrEqual(2 * scale);
+    expect(Math.abs((topLeft?.y ?? -99) - (top + start))).toBeLessThanOrEqual(2 * scale);
+    expect(Math.abs((bottomRight?.x ?? -99) - (left + end))).toBeLessThanOrEqual(2 * scale);
+    expect(Math.abs((bottomRight?.y ?? -99) - (top + end))).toBeLessThanOrEqual(2 * scale);
+  });
+
+  it("reads a code drawn on a transparent background (laid over white in place)", async () => {
+    const code = QRCode.create("transparent background", { errorCorrectionLevel: "Q" });
+    const drawn = drawCode(code);
+    // Light modules become transparent black, as many editors export them.
+    for (let index = 0; index < drawn.data.length; index += 4) {
+      if (drawn.data[index] === 255) drawn.data.fill(0, index, index + 4);
+    }
+    const body = await decoded(encodeAs(drawn, "png"));
+    expect(body.codes[0]).toMatchObject({ text: "transparent background", errorCorrection: "Q" });
+  });
+});
+
+describe("qrcode decode when the reader's WebAssembly fails to start", () => {
+  it("answers service-unavailable at once, and the next call starts the reader again", async () => {
+    let attempts = 0;
+    const read = createQrReader((module, imports) => {
+      attempts += 1;
+      return attempts === 1
+        ? Promise.reject(new Error("instantiation refused"))
+        : WebAssembly.instantiate(module, imports);
+    });
+    const text = "read after a failed start";
+    const bytes = encodeAs(drawCode(QRCode.create(text, { errorCorrectionLevel: "M" })), "png");
+    const input = decodeQrCode.input.parse({ image: new File([bytes as Uint8Array<ArrayBuffer>], "code.png") });
+    const hung = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 5_000));
+    const first = await Promise.race([handleQrDecode(input as QrDecodeInput, createTestContext(), read), hung]);
+    if (first === "hung") throw new Error("the decode waited for ever on a reader that failed to start");
+    expectProblem(first, "service-unavailable", /could not be started/);
+    const second = await handleQrDecode(input as QrDecodeInput, createTestContext(), read);
+    expect(jsonBody(second, QrDecodeOutputSchema).codes[0]?.text).toBe(text);
+    expect(attempts).toBe(2);
   });
 });
 

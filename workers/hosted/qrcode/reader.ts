@@ -32,33 +32,61 @@ export const MAX_CODES = 32;
 
 type ReaderModule = typeof import("zxing-wasm/reader");
 
-let readerReady: Promise<ReaderModule> | undefined;
+/** How the compiled module becomes an instance: WebAssembly.instantiate, or a test's stand-in. */
+export type Instantiate = (module: WebAssembly.Module, imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>;
 
-function loadReader(): Promise<ReaderModule> {
-  readerReady ??= (async () => {
-    const [reader, { default: wasm }] = await Promise.all([
-      import("zxing-wasm/reader"),
-      import("zxing-wasm/reader/zxing_reader.wasm"),
-    ]);
-    // The package types this import as a URL string (for bundlers that copy the file); in
-    // workerd, wrangler and the vite and vitest plugins it is the compiled module.
-    const module = wasm as unknown as WebAssembly.Module;
-    await reader.prepareZXingModule({
-      overrides: {
-        instantiateWasm(imports: WebAssembly.Imports, ready: (instance: WebAssembly.Instance) => void) {
-          void WebAssembly.instantiate(module, imports).then(ready);
-          return {};
-        },
-      },
-      fireImmediately: true,
+/** The reader could not be started (its WebAssembly did not instantiate): nothing to do with the image. */
+export class QrReaderUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("the QR code reader's WebAssembly did not instantiate", { cause });
+    this.name = "QrReaderUnavailableError";
+  }
+}
+
+/**
+ * A reader that instantiates ZXing on its first use. Emscripten's `instantiateWasm` hook has no
+ * way to report a failure (its promise settles only when `ready` is called), so a failed
+ * instantiation is raced against it here: the call that started it is answered with
+ * QrReaderUnavailableError instead of waiting for ever, and the next call starts again.
+ */
+export function createQrReader(instantiate: Instantiate): (pixels: RgbaPixels) => Promise<FoundCode[]> {
+  let readerReady: Promise<ReaderModule> | undefined;
+
+  function loadReader(): Promise<ReaderModule> {
+    readerReady ??= (async () => {
+      const [reader, { default: wasm }] = await Promise.all([
+        import("zxing-wasm/reader"),
+        import("zxing-wasm/reader/zxing_reader.wasm"),
+      ]);
+      // The package types this import as a URL string (for bundlers that copy the file); in
+      // workerd, wrangler and the vite and vitest plugins it is the compiled module.
+      const module = wasm as unknown as WebAssembly.Module;
+      let failed: (error: unknown) => void = () => undefined;
+      const failure = new Promise<never>((_, reject) => {
+        failed = reject;
+      });
+      await Promise.race([
+        reader.prepareZXingModule({
+          overrides: {
+            instantiateWasm(imports: WebAssembly.Imports, ready: (instance: WebAssembly.Instance) => void) {
+              instantiate(module, imports).then(ready, failed);
+              return {};
+            },
+          },
+          fireImmediately: true,
+        }),
+        failure,
+      ]);
+      return reader;
+    })().catch((error: unknown) => {
+      // A failed start must not poison the isolate: let the next request try again.
+      readerReady = undefined;
+      throw new QrReaderUnavailableError(error);
     });
-    return reader;
-  })().catch((error: unknown) => {
-    // A failed instantiation must not poison the isolate: let the next request try again.
-    readerReady = undefined;
-    throw error;
-  });
-  return readerReady;
+    return readerReady;
+  }
+
+  return (pixels) => readWith(loadReader(), pixels);
 }
 
 const LEVELS = new Set<string>(["L", "M", "Q", "H"]);
@@ -75,9 +103,14 @@ function versionOf(extra: string, legacy: string): number | null {
   return Number.isInteger(number) && number > 0 ? number : null;
 }
 
-/** Every QR code ZXing finds in `pixels` (opaque RGBA; lay transparency over a background first). */
-export async function readQrCodes(pixels: RgbaPixels): Promise<FoundCode[]> {
-  const { readBarcodes } = await loadReader();
+/**
+ * Every QR code ZXing finds in `pixels` (opaque RGBA; lay transparency over a background first).
+ * Rejects with QrReaderUnavailableError when ZXing could not be started.
+ */
+export const readQrCodes = createQrReader((module, imports) => WebAssembly.instantiate(module, imports));
+
+async function readWith(loaded: Promise<ReaderModule>, pixels: RgbaPixels): Promise<FoundCode[]> {
+  const { readBarcodes } = await loaded;
   const results = await readBarcodes(
     { data: pixels.data, width: pixels.width, height: pixels.height } as unknown as ImageData,
     {
