@@ -108,6 +108,25 @@ describe("signed URLs: signing and verifying", () => {
     expect(await signer.verify("GET", removed, NOW)).toMatchObject({ ok: false, reason: "invalid" });
   });
 
+  it("accepts only the issued spelling of the signature's last character, not the three that differ in its two unused bits", async () => {
+    const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const signer = hmacUrlSigner(SECRET);
+    const issued = await signedUrl();
+    const signature = issued.searchParams.get("signature") ?? "";
+    const last = BASE64URL.indexOf(signature.at(-1) ?? "");
+    // 43 characters carry 258 bits for a 256-bit MAC: the last character's two low bits are spare.
+    const spellings = [0, 1, 2, 3].map((spare) => signature.slice(0, -1) + BASE64URL[(last & ~3) | spare]);
+    expect(spellings).toContain(signature);
+    const verdicts = await Promise.all(
+      spellings.map(async (spelling) => {
+        const url = new URL(issued);
+        url.searchParams.set("signature", spelling);
+        return [spelling, (await signer.verify("GET", url, NOW)).ok] as const;
+      }),
+    );
+    expect(verdicts).toEqual(spellings.map((spelling) => [spelling, spelling === signature]));
+  });
+
   it("refuses a URL signed for another path or method", async () => {
     const signer = hmacUrlSigner(SECRET);
     expect(await signer.verify("GET", await signedUrl(undefined, { path: "/api/v1/colorconvert" }), NOW)).toMatchObject(
