@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cachedRegistry, whoisCacheKey, WHOIS_CACHE_TTL_SECONDS } from "~workers/providers/rdap/cache";
 import type { DomainRegistry } from "~workers/providers/rdap";
 import type { LookupOutcome } from "~workers/providers/rdap/record";
+import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 import {
   callHosted,
   createAccountWithKey,
@@ -304,6 +305,37 @@ describe("WHOIS Lookup through the gateway", () => {
     expect(statuses).toContain(429);
   });
 
+  it("is free: a Free account past its freemium cap still looks up, until its month's calls are spent", async () => {
+    const { key, userId } = await createAccountWithKey(env.DB, { planId: "free" });
+    const now = Date.now();
+    const period = currentPlanPeriod({ planId: "free", planExpiresAt: null }, now);
+    const meter = env.METER.get(env.METER.idFromName(userId));
+    const start = Math.max(period.start, now - 150_000);
+    // Spaced so the per-second bucket refills between them: only the monthly count adds up.
+    const take = (i: number, freemium: boolean) =>
+      meter.take({
+        now: start + i * 600,
+        perSecond: PLANS.free.perSecond,
+        monthlyQuota: PLANS.free.monthlyQuota,
+        periodStart: period.start,
+        periodEnd: period.resetsAt,
+        freemiumCap: freemium ? FREE_PLAN_FREEMIUM_CAP : null,
+        bonusGranted: 0,
+      });
+    for (let i = 0; i < PLANS.free.monthlyQuota - 1; i++) {
+      expect((await take(i, i < FREE_PLAN_FREEMIUM_CAP)).ok).toBe(true);
+    }
+    const last = await callHosted(SELF, "GET", `${path}?domain=google.com`, { key });
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
+    const refused = await expectHttpProblem(
+      await callHosted(SELF, "GET", `${path}?domain=google.com`, { key }),
+      429,
+      "monthly-quota-exceeded",
+    );
+    expect(refused.limit).toBe("monthly");
+  });
+
   it("takes a Unicode name and answers its A-label and Unicode forms", async () => {
     const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
     const missing = await expectHttpProblem(
@@ -320,6 +352,9 @@ describe("WHOIS Lookup through the gateway", () => {
     expect(html).toContain('href="https://lookup.icann.org/"');
     expect(html).toContain("domain-not-registered");
     expect(html).not.toContain("not served in this environment");
+    const demo = await SELF.fetch("https://portico.test/whois-domain/live-demo");
+    expect(demo.status).toBe(200);
+    expect(await demo.text()).toContain("WHOIS Lookup live demo");
   });
 
   it("answers 404 and 502 as problems naming the registry", async () => {
