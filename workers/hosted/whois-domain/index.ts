@@ -14,7 +14,7 @@ const DESCRIPTION =
   "An unregistered name answers 404 `domain-not-registered` naming the registry; a TLD no registry serves, 422; a registry that times out, refuses or answers garbage, 502 naming its host. Answers and 404s are kept an hour. A lookup counts as a call whatever the registry answers; input refused before asking does not.\n\n" +
   "**Compared with [WhoisXML API](https://whois.whoisxmlapi.com/documentation/making-requests) and [ICANN Lookup](https://lookup.icann.org/):**\n" +
   "- Source: the registry's own RDAP answer, live (an hour's cache at most), as ICANN Lookup reads it; WhoisXML API answers from its own database unless asked `preferFresh`, and parses WHOIS text.\n" +
-  "- Coverage: every TLD with RDAP, plus port 43 for the ones without; ICANN Lookup is a page for people with no API, and for a ccTLD it can only read what the ccTLD publishes over RDAP.\n" +
+  "- Coverage: every TLD with RDAP, plus port 43 for the ones without, behind one call and one answer shape; ICANN Lookup is a page for people, with no API to call.\n" +
   "- Registrar referral followed, so a .com answer has the registrar's registrant and abuse contact, as ICANN Lookup shows and a thin WHOIS does not.\n" +
   '- Redaction stated, not hidden in text: null fields plus the RDAP `redacted` names, where WhoisXML API passes "REDACTED FOR PRIVACY" strings on as values.\n' +
   "- DNSSEC as data: `signed` and each DS record (key tag, algorithm, digest type, digest).\n" +
