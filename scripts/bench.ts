@@ -7,7 +7,8 @@
  *    rounds; throughput and p50/p99 of each, and the ratio.
  * 2. p50 per API for typical inputs: QR PNG, avatar SVG and PNG, a 1024×1024 image through
  *    grayscale + blur + resize, and the palette of the same image; WHOIS Lookup with a warm
- *    and a cold cache, beside its bare handler.
+ *    and a cold cache, beside its bare handler; Email Exists with a warm and a cold MX cache,
+ *    beside its bare handler.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -374,6 +375,31 @@ async function main() {
       await timeCalls(
         "whois-domain: cold cache (new name each call)",
         whois((i) => `bench-${coldRun}-${i}.com`),
+      ),
+    );
+    // Email Exists against the fake resolver (MX_PROVIDER=fake in the built config). Warm: the
+    // same Gmail address, its MX kept in KV after the warm-ups (which also load the lists).
+    // Cold: a domain never seen each call, so the DoH question (answered NXDOMAIN in process)
+    // and the KV write are in every call; on Cloudflare the resolver's round trip adds to it.
+    const email = (address: (i: number) => string) => (i: number) =>
+      fetch(`${BASE}/api/v1/email-exist?email=${encodeURIComponent(address(i))}`, {
+        headers: { "x-api-key": key(i + 5000) },
+      });
+    console.log(
+      await timeCalls("email-exist: bare handler, warm cache", () =>
+        fetch(`${BASE}/__bench/bare/email-exist?email=${encodeURIComponent("jane@gmail.com")}`),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "email-exist: warm cache (jane@gmail.com)",
+        email(() => "jane@gmail.com"),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "email-exist: cold cache (new domain each call)",
+        email((i) => `jane@bench-${coldRun}-${i}.com`),
       ),
     );
   } finally {
