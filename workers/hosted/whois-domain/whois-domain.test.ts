@@ -224,6 +224,30 @@ describe("WHOIS Lookup answers", () => {
   });
 });
 
+describe("WHOIS Lookup on generated names (property)", () => {
+  it("answers a record, 404 or 422 for any name the schema accepts, over every kind of route", async () => {
+    const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/);
+    const tld = fc.constantFrom("com", "org", "fr", "de", "io", "it", "jp", "ru", "ad", "notatld", "xn--p1ai");
+    // The fake's scripted failures are names of their own; any other name is a real question.
+    const scripted = /^(slow|down|busy|broken)-registry$/;
+    await fc.assert(
+      fc.asyncProperty(fc.array(label, { minLength: 1, maxLength: 3 }), tld, async (labels, top) => {
+        fc.pre(!scripted.test(labels[0] ?? ""));
+        const parsed = lookup.input.safeParse({ domain: `${labels.join(".")}.${top}` });
+        if (!parsed.success) return;
+        const result = await lookup.handler(parsed.data, createTestContext());
+        if (result.kind === "json") {
+          WhoisRecordSchema.parse(result.body);
+          return;
+        }
+        expect(result.kind).toBe("problem");
+        expect(["domain-not-registered", "invalid-input"]).toContain(result.kind === "problem" ? result.type : "");
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe("the hour's cache", () => {
   it("keeps records and 404s for an hour, and asks again after a failure", async () => {
     const name = `cached-${randomSuffix()}.com`.toLowerCase();
