@@ -175,8 +175,12 @@ export async function forgetAccountKeys(db: D1Database, cache: KVNamespace, user
   }
 }
 
-/** Forgets one key's cached record in this isolate and KV (a revoke). */
-export async function forgetApiKey(cache: KVNamespace, hash: string): Promise<void> {
-  memory.delete(hash);
-  await cache.delete(apiKeyCacheName(hash));
+/**
+ * Forgets one key's cached records in this isolate and KV (a revoke): the one kept by hash for
+ * header keys and the one kept by id for signed URLs, as forgetAccountKeys does for each key.
+ */
+export async function forgetApiKey(cache: KVNamespace, key: { id: string; hash: string }): Promise<void> {
+  memory.delete(key.hash);
+  memory.delete(`id:${key.id}`);
+  await cache.delete(apiKeyCacheName(key.hash));
 }

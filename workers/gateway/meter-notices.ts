@@ -29,7 +29,7 @@ export function gatewayNotices(bindings: {
     async keyRevoked(userId, key, at) {
       await Promise.all([
         noticeRevokedKey(bindings.METER, userId, key.id, at),
-        forgetApiKey(bindings.CACHE, key.hash).catch((error: unknown) =>
+        forgetApiKey(bindings.CACHE, key).catch((error: unknown) =>
           console.error(`cached copy of key ${key.id} not forgotten:`, error),
         ),
       ]);

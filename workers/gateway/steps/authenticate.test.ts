@@ -69,6 +69,18 @@ describe("gateway step: reauthenticate", () => {
     expect(keys.reloads).toEqual([KEY]);
   });
 
+  it("refuses a signed URL whose key was deleted since, saying to sign a new URL (its holder has no key to copy)", async () => {
+    const store = memoryKeyStore({ [KEY]: record }, { [KEY]: null });
+    const result = await reauthenticate({ keyId: record.keyId, expiresAt: NOW / 1000 + 600 }, store, NOW);
+    expect(result).toMatchObject({
+      ok: false,
+      refusal: { type: "invalid-api-key", headers: { "Cache-Control": "no-store" } },
+    });
+    if (result.ok) return;
+    expect(result.refusal.detail).toMatch(/URL was signed with/);
+    expect(result.refusal.detail).not.toMatch(/API Key page/);
+  });
+
   it("refuses a key deleted since its record was cached", async () => {
     const keys = memoryKeyStore({ [KEY]: record }, { [KEY]: null });
     expect(await reauthenticate({ key: KEY }, keys, NOW)).toMatchObject({

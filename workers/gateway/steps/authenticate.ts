@@ -46,6 +46,8 @@ const GONE_SIGNING_KEY: Refusal = {
 // and an image tag should not show a cached refusal after the cause is fixed.
 const NO_STORE = { "Cache-Control": "no-store" };
 
+const GONE_SIGNING_URL_KEY: Refusal = { ...GONE_SIGNING_KEY, headers: { ...GONE_SIGNING_KEY.headers, ...NO_STORE } };
+
 const NOT_ACCEPTED: Refusal = {
   type: "invalid-signed-url",
   detail: "This call does not take signed URLs (key_id, expires, signature); send your key in the x-api-key header.",
@@ -79,8 +81,7 @@ export async function authenticate(
       };
     }
     const record = await keys.resolveId(verdict.keyId, now);
-    if (!record)
-      return { ok: false, refusal: { ...GONE_SIGNING_KEY, headers: { ...GONE_SIGNING_KEY.headers, ...NO_STORE } } };
+    if (!record) return { ok: false, refusal: GONE_SIGNING_URL_KEY };
     return { ok: true, credential: { keyId: verdict.keyId, expiresAt: verdict.expiresAt }, record };
   }
   const key = presentedKey(request);
@@ -94,7 +95,11 @@ export async function authenticate(
  * said the cached record is stale (a revoked key, a newer plan). A key deleted since is unknown now.
  */
 export async function reauthenticate(credential: Credential, keys: KeyStore, now: number): Promise<Authentication> {
-  const record =
-    "key" in credential ? await keys.reload(credential.key, now) : await keys.reloadId(credential.keyId, now);
-  return record ? { ok: true, credential, record } : { ok: false, refusal: UNKNOWN_KEY };
+  if ("key" in credential) {
+    const record = await keys.reload(credential.key, now);
+    return record ? { ok: true, credential, record } : { ok: false, refusal: UNKNOWN_KEY };
+  }
+  // Whoever holds a signed URL may hold no key at all (an <img> in a mail): the remedy is a new URL.
+  const record = await keys.reloadId(credential.keyId, now);
+  return record ? { ok: true, credential, record } : { ok: false, refusal: GONE_SIGNING_URL_KEY };
 }
