@@ -7,7 +7,8 @@
  *    rounds; throughput and p50/p99 of each, and the ratio.
  * 2. p50 per API for typical inputs: QR PNG, avatar SVG and PNG, a 1024×1024 image through
  *    grayscale + blur + resize, and the palette of the same image; WHOIS Lookup with a warm
- *    and a cold cache, beside its bare handler; Email Exists with a warm and a cold MX cache,
+ *    and a cold cache, beside its bare handler; Currency Converter's newest rates (KV) and a
+ *    historical day (D1), beside its bare handler; Email Exists with a warm and a cold MX cache,
  *    beside its bare handler.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
@@ -400,6 +401,29 @@ async function main() {
       await timeCalls(
         "email-exist: cold cache (new domain each call)",
         email((i) => `jane@bench-${coldRun}-${i}.com`),
+      ),
+    );
+    // Currency Converter over the fake ECB feed (ECB_PROVIDER=fake in the built config); the
+    // warm-ups fill the empty local D1 from it. Warm: /latest, whose day and currencies are read
+    // from KV. Cold: a different historical day each call, read from D1 (no cache holds days).
+    const fx = (path: (i: number) => string) => (i: number) =>
+      fetch(`${BASE}/api/v1/currency-converter${path(i)}`, { headers: { "x-api-key": key(i + 4000) } });
+    const pastDay = (i: number) => new Date(Date.now() - (5 + (i % 60)) * 86_400_000).toISOString().slice(0, 10);
+    console.log(
+      await timeCalls("currency-converter: bare handler, /latest", () =>
+        fetch(`${BASE}/__bench/bare/currency-converter/latest?to=USD,GBP,JPY`),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "currency-converter: warm (/latest, KV)",
+        fx(() => "/latest?to=USD,GBP,JPY"),
+      ),
+    );
+    console.log(
+      await timeCalls(
+        "currency-converter: cold (a past day, D1)",
+        fx((i) => `/${pastDay(i)}?from=USD&to=EUR,JPY`),
       ),
     );
   } finally {

@@ -1,7 +1,8 @@
 /**
- * `GET /__bench/bare/<slug>`: a hosted API's first GET operation without the gateway (no key,
- * no Meter, no usage), so `npm run bench` can compare it with the same call through the
- * gateway. Mounted only when BENCH_ROUTES is "on", which production configuration refuses.
+ * `GET /__bench/bare/<slug>[/<path>]`: a hosted API's GET operation at that path (its main one
+ * when none is given; paths without parameters only) without the gateway (no key, no Meter, no
+ * usage), so `npm run bench` can compare it with the same call through the gateway. Mounted
+ * only when BENCH_ROUTES is "on", which production configuration refuses.
  */
 import type { Config } from "~workers/config";
 import { findDefinition } from "~workers/hosted/definitions";
@@ -16,8 +17,10 @@ export async function serveBenchRoute(
 ): Promise<Response | null> {
   const url = new URL(request.url);
   if (config.BENCH_ROUTES !== "on" || !url.pathname.startsWith("/__bench/bare/")) return null;
-  const operation = findDefinition(url.pathname.slice("/__bench/bare/".length))?.operations.find(
-    (op) => op.method === "GET" && op.path === "",
+  const [slug = "", ...rest] = url.pathname.slice("/__bench/bare/".length).split("/");
+  const path = rest.length > 0 ? `/${rest.join("/")}` : "";
+  const operation = findDefinition(slug)?.operations.find(
+    (op) => op.method === "GET" && op.path === path && !op.path.includes(":"),
   );
   if (!operation) return new Response("no such operation", { status: 404 });
   const parsed = operation.input.safeParse(Object.fromEntries(url.searchParams));

@@ -4,9 +4,11 @@
  * conversions are checked against an exact computation done here in rationals (BigInt) from
  * the ECB's decimal quotes, not against the code under test.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readConfig } from "~workers/config";
+import { serveBenchRoute } from "~workers/gateway/bench-route";
 import { createOperationContext } from "~workers/gateway/operation-context";
 import { createFakeEcbFetch, type FakeEcbAnswer } from "~workers/providers/ecb/fake";
 import { FAKE_ECB_BASE_URL, httpEcbFeed, type DayRates } from "~workers/providers/ecb/feed";
@@ -539,5 +541,26 @@ describe("docs", () => {
     const demo = await SELF.fetch("https://portico.test/currency-converter/live-demo");
     expect(demo.status).toBe(200);
     await demo.arrayBuffer();
+  });
+});
+
+describe("the bench's bare route", () => {
+  it("serves a GET operation at a sub-path (/latest) without the gateway, for `npm run bench`", async () => {
+    const config = { ...readConfig(env), BENCH_ROUTES: "on" as const };
+    const ctx = createExecutionContext();
+    const response = await serveBenchRoute(
+      new Request("https://portico.test/__bench/bare/currency-converter/latest?to=USD"),
+      env,
+      ctx,
+      config,
+    );
+    expect(response?.status).toBe(200);
+    expect(await response?.json()).toMatchObject({ base: "EUR", date: newest.date, rates: { USD: newest.rates.USD } });
+    // The API has no GET at its own path; a path with parameters is not served either.
+    for (const path of ["currency-converter", "currency-converter/2024-10-10", "currency-converter/:date"]) {
+      const other = await serveBenchRoute(new Request(`https://portico.test/__bench/bare/${path}`), env, ctx, config);
+      expect(other?.status, path).toBe(404);
+    }
+    await waitOnExecutionContext(ctx);
   });
 });
