@@ -85,7 +85,7 @@ export const definition: HostedApiDefinition = {
       summary: "Create a QR code from a URL (for <img src>)",
       description: [
         "The same QR code as `POST /api/v1/qrcode`, with its options in the query string (no `logo`: a data URL does not belong in a URL), so the call is a link.",
-        "With your key in the `x-api-key` header it works as any call. For a page or an e-mail, where no header can be sent, ask `POST /api/v1/qrcode/signed-url` for a signed URL and use that as the `<img src>`: it carries `key_id`, `expires` and `signature` instead of the key, works until it expires (at most seven days) or the key is revoked, and counts each call against that key.",
+        "With your key in the `x-api-key` header it works as any call. For a page or an e-mail, where no header can be sent, ask `POST /api/v1/qrcode/signed-url` for a signed URL and use that as the `<img src>`: it carries `key_id`, `expires` and `signature` instead of the key, works until it expires (at most seven days) or the key is revoked, and counts each call against that key: a `HEAD`, which link checkers and some mail clients send before the `GET`, is checked, drawn and counted as its `GET`.",
         "Changing anything in a signed URL makes it invalid (401 `invalid-signed-url`); past its time it is `expired-signed-url`. A browser may keep the image until the URL expires (`Cache-Control: private`); shared caches may not.",
       ].join(" "),
       inputSource: "query",

@@ -96,13 +96,20 @@ describe("qrcode signed URL: the good path", () => {
     await response.arrayBuffer();
   });
 
-  it("answers a HEAD of the URL as its GET, without the body", async () => {
+  it("answers a HEAD of the URL as its GET, without the body, and counts it as a call (decision 043)", async () => {
     const { key } = await premiumCaller();
     const { url } = await signUrl(key);
     const head = await SELF.fetch(url, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("image/png");
     expect((await head.arrayBuffer()).byteLength).toBe(0);
+    // A HEAD is verified, metered and drawn as its GET: a checker's HEAD before the GET costs two calls.
+    const remaining = Number(head.headers.get("X-RateLimit-Remaining"));
+    expect(Number.isInteger(remaining)).toBe(true);
+    const get = await fetchAsImage(url);
+    expect(get.status).toBe(200);
+    expect(Number(get.headers.get("X-RateLimit-Remaining"))).toBe(remaining - 1);
+    await get.arrayBuffer();
   });
 
   it("signs the other formats too (GIF here)", async () => {
