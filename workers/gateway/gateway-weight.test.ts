@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineOperation, json, problemResult, type Operation } from "~workers/hosted/definition";
+import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import type { HostedApi } from "~workers/hosted/registry";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { PLANS } from "~workers/platform/plans";
@@ -143,5 +144,18 @@ describe("gateway: a call's weight", () => {
     const { response } = await call(fixed, account.key, { items: ["a"] });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-ratelimit-remaining")).toBe(String(FREE.monthlyQuota - 3));
+  });
+
+  it("finds every declared fixed weight a whole number of at least one, and every batch weighed", () => {
+    const operations = HOSTED_DEFINITIONS.flatMap((definition) => definition.operations);
+    for (const operation of operations) {
+      if (typeof operation.weight === "number") {
+        expect(Number.isSafeInteger(operation.weight) && operation.weight >= 1, operation.id).toBe(true);
+      }
+    }
+    // A path ending in /batch is a batch: it must say what it costs.
+    const batches = operations.filter((operation) => operation.path.endsWith("/batch"));
+    expect(batches.length).toBeGreaterThan(0);
+    for (const operation of batches) expect(typeof operation.weight, operation.id).toBe("function");
   });
 });
