@@ -6,7 +6,7 @@
  */
 import { RCODE, RR } from "./doh";
 
-export { FAKE_DOH_ENDPOINT } from "./fake-endpoint";
+export { FAKE_DOH_ENDPOINT } from "./index";
 
 type Fixture =
   | { kind: "records"; mx?: string[]; a?: string[]; aaaa?: string[]; ttl?: number }
