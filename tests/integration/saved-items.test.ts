@@ -272,10 +272,14 @@ describe("saved lists: inputs are the API's own", () => {
       "invalid-input",
     );
     expect(String(unknown.detail)).toContain("createAvatar, getAvatar");
-    await expectProblem(
-      await save(user.cookie, "avatars", { input: { seed: "x".repeat(70 * 1024) } }),
+    // The save route's own cap and words, not the boundary's generic form limit.
+    const tooLarge = await expectProblem(
+      await save(user.cookie, "qrcodes", { input: { text: "x", logo: `data:image/png;base64,${"A".repeat(70 * 1024)}` } }),
       413,
       "body-too-large",
+    );
+    expect(tooLarge.detail).toBe(
+      "A saved item's input is at most 64 KiB. A large QR code logo does not fit: use a smaller image.",
     );
   });
 });

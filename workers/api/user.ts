@@ -3,7 +3,6 @@
  * avatars and QR codes (`/api/user/saved/:list`, docs/decisions/047-saved-items.md).
  */
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { createOperationContext } from "~workers/gateway/operation-context";
@@ -28,7 +27,6 @@ import {
   isSavedList,
   listSavedItems,
   planAllowsList,
-  SAVED_BODY_MAX_BYTES,
   SAVED_LIST_LIMIT,
   SAVED_LISTS,
   SAVED_RENDER_RULE,
@@ -120,16 +118,6 @@ function renderProblem(c: Context<ApiEnv>, result: HandlerResult & { kind: "prob
   return problem(c, result.type, result.detail, result.extensions);
 }
 
-const SAVED_BODY_LIMIT = bodyLimit({
-  maxSize: SAVED_BODY_MAX_BYTES,
-  onError: (c) =>
-    problem(
-      c as Context<ApiEnv>,
-      "body-too-large",
-      `A saved item's input is at most ${SAVED_BODY_MAX_BYTES / 1024} KiB. A large QR code logo does not fit: use a smaller image.`,
-    ),
-});
-
 const SaveBodySchema = z.object({
   operation: z.string().max(64).optional(),
   input: z.record(z.string(), z.unknown(), {
@@ -144,7 +132,9 @@ userApi.get("/saved/:list", requireSession, async (c) => {
   return c.json({ list: named.list, limit: SAVED_LIST_LIMIT, items });
 });
 
-userApi.post("/saved/:list", SAVED_BODY_LIMIT, requireSession, async (c) => {
+// The body's cap (SAVED_BODY_MAX_BYTES) and its refusal are applied by the request boundary
+// (workers/http/boundary.ts), which reads every /api body before a route runs.
+userApi.post("/saved/:list", requireSession, async (c) => {
   const named = savedListOf(c);
   if (!named.ok) return named.response;
   const { list } = named;

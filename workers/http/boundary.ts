@@ -9,8 +9,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { SAVED_BODY_MAX_BYTES, SAVED_BODY_TOO_LARGE } from "~workers/platform/saved-items";
 import { changesState, foreignOrigin } from "./cross-site";
-import { FROM_ANOTHER_SITE, refusalResponse, TOO_LARGE, UNREADABLE_FORM } from "./refusals";
+import { FROM_ANOTHER_SITE, refusalResponse, TOO_LARGE, UNREADABLE_FORM, type Refusal } from "./refusals";
 import { bufferBody, discardBody, FORM_BODY_LIMIT, guardUnreadBody } from "./request-body";
 import { createNonce, dataSecurityHeaders, pageSecurityHeaders, withHeaders } from "./security-headers";
 
@@ -27,6 +28,24 @@ const LEGACY_HOSTED_CALLS = new Set(
     (legacy) => `${legacy.method} ${legacy.path}`,
   ),
 );
+
+/**
+ * `/api` routes whose body has a cap and a refusal of their own, as each gateway operation has:
+ * the boundary reads their body up to that cap and refuses in their words, since it refuses
+ * before the route runs and a limit the route set for itself would never be reached.
+ */
+const API_BODY_LIMITS: { method: string; path: RegExp; maxBytes: number; detail: string }[] = [
+  { method: "POST", path: /^\/api\/user\/saved\/[^/]+\/?$/, maxBytes: SAVED_BODY_MAX_BYTES, detail: SAVED_BODY_TOO_LARGE },
+];
+
+function bodyLimitOf(request: Request, area: "api" | "page"): { maxBytes: number; refusal: Refusal } {
+  if (area === "api") {
+    const { pathname } = new URL(request.url);
+    const own = API_BODY_LIMITS.find((entry) => entry.method === request.method && entry.path.test(pathname));
+    if (own) return { maxBytes: own.maxBytes, refusal: { ...TOO_LARGE.api(own.maxBytes), detail: own.detail } };
+  }
+  return { maxBytes: FORM_BODY_LIMIT, refusal: TOO_LARGE[area](FORM_BODY_LIMIT) };
+}
 
 /** Which boundary a request gets: the gateway's, the rest of `/api`, the data-only paths, or a page's. */
 export type Area = "gateway" | "api" | "data" | "page";
@@ -92,8 +111,9 @@ async function admit(request: Request, area: Exclude<Area, "gateway">): Promise<
       return refusalResponse(request, kind === "api" ? FROM_ANOTHER_SITE.api(reason) : FROM_ANOTHER_SITE.page(), kind);
     }
   }
-  const buffered = await bufferBody(request, FORM_BODY_LIMIT);
-  if (!buffered.ok) return refusalResponse(request, TOO_LARGE[kind](FORM_BODY_LIMIT), kind);
+  const limit = bodyLimitOf(request, kind);
+  const buffered = await bufferBody(request, limit.maxBytes);
+  if (!buffered.ok) return refusalResponse(request, limit.refusal, kind);
   // Page actions read their forms with `request.formData()`, which throws on a body that is not
   // the form its content type claims: that is bad input, and it gets a 400 here, not a 500 there.
   if (area === "page" && changesState(request.method) && !(await parsesAsForm(buffered.request))) {

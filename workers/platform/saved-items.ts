@@ -26,6 +26,7 @@ export const SAVED_LIST_LIMIT = 100;
  * data: URL; 64 KiB holds a small logo and keeps a full list under 7 MB of D1 per account.
  */
 export const SAVED_BODY_MAX_BYTES = 64 * 1024;
+export const SAVED_BODY_TOO_LARGE = `A saved item's input is at most ${SAVED_BODY_MAX_BYTES / 1024} KiB. A large QR code logo does not fit: use a smaller image.`;
 
 /**
  * Drawings of saved items (a save draws once too) per account and minute. Both full lists on
