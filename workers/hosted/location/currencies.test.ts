@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 // The references, read here apart from the module under test: CLDR's supplemental currency
-// data (which the runtime also follows, so the issue's facts below are checked as well) and
-// world-countries for the names and symbols it keeps.
+// data and world-countries for the names and symbols it keeps. The runtime takes its currencies
+// from the same CLDR file by the same rule, so comparing with `cldrTender` below checks the
+// wiring (every country, the date, the order, the look-up), not the data: the independent check
+// is the ISO 4217 facts written out by hand in the first test.
 import currencyData from "cldr-core/supplemental/currencyData.json";
 import dataset from "world-countries/countries.json";
 import { callOperation, expectJson, findOperation } from "../_data/operation-test-helpers";
@@ -76,7 +78,8 @@ describe("location: currencies are the legal tender on the request's date", () =
     expect(await currencyCodes(cca2)).toEqual(expected);
   });
 
-  it("agrees with CLDR's legal tender for every country", async () => {
+  // Wiring, not data: the runtime reads the same CLDR file by the same rule.
+  it("answers CLDR's legal tender for every country, as the runtime's own reading of the same file would (wiring)", async () => {
     const day = today();
     const all = await countries({ fields: "cca2,currencies" });
     expect(all).toHaveLength(worldCountries.length);
@@ -128,7 +131,8 @@ describe("location: currencies are the legal tender on the request's date", () =
 });
 
 describe("location: the currency look-up follows the same data", () => {
-  it("answers exactly the countries where CLDR makes each currency legal tender today", async () => {
+  // Wiring too: the same CLDR file by the same rule; the facts are checked above and below.
+  it("answers exactly the countries where CLDR makes each currency legal tender today (wiring)", async () => {
     const day = today();
     const codes = [...new Set(worldCountries.flatMap((country) => cldrTender(country.cca2, day)))];
     expect(codes.length).toBeGreaterThan(100);
