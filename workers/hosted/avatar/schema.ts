@@ -4,7 +4,8 @@
  * than using `z.coerce`, which would turn "" into 0 and `true` into 1.
  *
  * The option names, ranges and list forms are DiceBear's HTTP API's (9.x, api.dicebear.com), so
- * a DiceBear URL works here with the host changed: `scale` in percent 0–200, `translateX/Y` in
+ * a DiceBear URL's query is accepted here as it is (drawn by DiceBear 10, so the picture can
+ * differ from api.dicebear.com's): `scale` in percent 0–200, `translateX/Y` in
  * percent -100–100, `clip`, `backgroundType` solid/gradientLinear and `backgroundRotation`
  * -360–360, lists comma-separated in a query string (decision 044).
  */
