@@ -1,11 +1,20 @@
 /**
- * What "Copy request" puts on the clipboard: a curl command a shell reads back to exactly the
- * saved input, with the key left as the placeholder (decision 047).
+ * What "Copy request" puts on the clipboard: a curl command whose words, read by POSIX shell
+ * quoting rules, are exactly the saved input, with the key left as the placeholder (decision 047).
+ *
+ * These tests run inside workerd (vitest.config.ts), where there is no `sh` to hand the command
+ * to, so `shellWords` below reads it instead: POSIX single quotes, `\'` and line continuations,
+ * and it refuses every other character a shell would treat specially outside quotes, so what it
+ * accepts means the same to `sh`. It is a reader written here, not a shell.
  */
 import { describe, expect, it } from "vitest";
 import { requestFor } from "./saved-items";
 
-/** Reads single-quoted POSIX shell words back, as sh does: `'it'\''s'` is `it's`. */
+/**
+ * Reads single-quoted POSIX shell words back as sh would: `'it'\''s'` is `it's`. Outside quotes
+ * only plain characters are taken; `$`, backquotes, double quotes, globs, `;`, `&`, `|` and the
+ * like throw, since there sh would do something this reader does not.
+ */
 function shellWords(command: string): string[] {
   const words: string[] = [];
   let current: string | null = null;
@@ -21,6 +30,8 @@ function shellWords(command: string): string[] {
       index++;
     } else if (character === "\\" && command[index + 1] === "\n") {
       index++;
+    } else if (/[$`"\\;&|<>(){}[\]*?#~!]/.test(character)) {
+      throw new Error(`unquoted shell metacharacter ${character} at ${index} in ${command}`);
     } else if (/\s/.test(character)) {
       if (current !== null) words.push(current);
       current = null;
@@ -32,8 +43,17 @@ function shellWords(command: string): string[] {
   return words;
 }
 
+describe("shellWords, the test's reader", () => {
+  it("refuses what sh would expand or split outside quotes, so it cannot pass a command sh reads otherwise", () => {
+    expect(shellWords(`curl 'a b' 'it'\\''s'`)).toEqual(["curl", "a b", "it's"]);
+    for (const command of ["echo $HOME", "echo `id`", 'echo "x"', "a&b", "a;b", "a*"]) {
+      expect(() => shellWords(command), command).toThrow(/metacharacter/);
+    }
+  });
+});
+
 describe("requestFor", () => {
-  it("writes a POST as curl whose body the shell gives back unchanged, quotes and all", () => {
+  it("writes a POST as curl whose body POSIX quoting gives back unchanged, quotes and all", () => {
     const input = { seed: 'it\'s "quoted" $HOME `x`', style: "shapes", size: 96 };
     const command = requestFor({ method: "POST", path: "/api/v1/avatar", input }, "https://portico.dev");
     const words = shellWords(command);
