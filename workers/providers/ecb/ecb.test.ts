@@ -306,11 +306,13 @@ describe("the cron's refresh", () => {
 
   it("keeps the day it has when the ECB has not published yet", async () => {
     await env.CACHE.put(HISTORY_KEY, "2024-01-01T00:00:00Z");
-    // The cron runs at 16:20 UTC on the 20th, but the fake's newest day is still the 19th.
-    const store = memoryStore(fixture.slice(0, -2));
+    // The cron runs after 16:00 UTC on the 20th, but the ECB's daily file still holds the 19th.
+    const store = memoryStore(fixture.slice(0, -1));
     const fake = createFakeEcbFetch({ days: fixture.slice(0, -1) });
-    const outcome = await refreshRates({ store, feed: httpEcbFeed(fake, FAKE_ECB_BASE_URL), kv: env.CACHE, now });
-    expect(outcome).toMatchObject({ ok: true, kind: "hist-90d", newest: "2026-11-19" });
+    const feed = httpEcbFeed(fake, FAKE_ECB_BASE_URL);
+    const outcome = await refreshRates({ store, feed, kv: env.CACHE, now, retryDelaysMs: [] });
+    expect(outcome).toEqual({ ok: true, kind: "daily", saved: 1, newest: "2026-11-19", attempts: 1 });
+    expect(store.days.has("2026-11-20")).toBe(false);
   });
 
   it("fetches the whole history on a database that never had it, and marks it done", async () => {
