@@ -47,6 +47,8 @@ describe("configuration", () => {
     ["WEBHOOK_BASE_URL", { WEBHOOK_BASE_URL: "http://localhost:8787" }],
     ["RDAP_PROVIDER", { RDAP_PROVIDER: "fake" }],
     ["MX_PROVIDER", { MX_PROVIDER: "fake" }],
+    // Plain HTTP would let anyone on the path answer for any domain's mail servers.
+    ["DNS_RESOLVER_URL", { DNS_RESOLVER_URL: "http://cloudflare-dns.com/dns-query" }],
     ["ECB_PROVIDER", { ECB_PROVIDER: "fake" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });
