@@ -27,6 +27,18 @@ export interface SocketLike {
   close(): Promise<void>;
 }
 
+/**
+ * The query line is the name and CRLF, so a CR or LF in it would send a second query (or
+ * anything else) to the registry's server. The API's schema admits only A-label names, but this
+ * transport is exported and may get other callers: it checks for itself. A name that fails is a
+ * bug in the caller, not an answer, so it throws.
+ */
+function assertQueryName(name: string): void {
+  if (name.length === 0 || name.length > 253 || !/^[a-z0-9.-]+$/.test(name)) {
+    throw new RangeError(`Not a lower-case A-label domain name: ${JSON.stringify(name.slice(0, 80))}`);
+  }
+}
+
 export type Connect = (address: { hostname: string; port: number }) => SocketLike;
 
 export function socketWhois(
@@ -37,6 +49,7 @@ export function socketWhois(
   const timeoutMs = limits.timeoutMs ?? WHOIS_TIMEOUT_MS;
   return {
     async query(host, name, signal) {
+      assertQueryName(name);
       if (signal.aborted) return { ok: false, reason: "timeout" };
       let socket: SocketLike;
       try {

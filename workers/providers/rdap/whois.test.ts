@@ -222,6 +222,18 @@ describe("the port-43 socket client", () => {
     expect(isClosed()).toBe(true);
   });
 
+  it("refuses at the transport a name that could smuggle a second query line, before connecting", async () => {
+    let connected = 0;
+    const client = socketWhois(() => {
+      connected++;
+      return memorySocket({ chunks: ["x"] }).socket;
+    });
+    for (const name of ["x.it\r\nevil.it", "x.it\n", "x it", "X.IT", `${"a".repeat(251)}.it`, ""]) {
+      await expect(client.query("whois.nic.it", name, never), JSON.stringify(name)).rejects.toThrow(RangeError);
+    }
+    expect(connected).toBe(0);
+  });
+
   it("answers a refused connection as refused", async () => {
     const { socket } = memorySocket({ failOpen: true });
     expect(await socketWhois(() => socket).query("h", "x.it", never)).toEqual({ ok: false, reason: "refused" });
