@@ -54,5 +54,11 @@ export async function handleWhoisLookup(input: WhoisInput, ctx: OperationContext
         registry: outcome.host,
         reason: outcome.reason,
       });
+    case "resolver":
+      return problemResult(
+        "upstream-failed",
+        `Our DNS resolver at ${outcome.resolver} could not check the registry's address, so no registry was asked.`,
+        { resolver: outcome.resolver },
+      );
   }
 }

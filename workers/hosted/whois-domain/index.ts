@@ -11,16 +11,15 @@ const DESCRIPTION =
   "Where a thin registry (.com, .net) points to the registrar's own RDAP server, that is asked too, for the registrant and abuse contact; the registry stays the authority for status, dates, name servers and DNSSEC. " +
   "`domain` takes ASCII or Unicode (`bücher.de` and `xn--bcher-kva.de` are the same name), and the answer gives both forms. Give the registered name (`bbc.co.uk`, not `www.bbc.co.uk`): registries hold no records of hosts under it. " +
   "Dates are ISO 8601 in UTC. `status` is the registry's EPP statuses as it words them. `dnssec.ds` lists the DS records the parent zone holds. `registrant` is what the registry gives, usually redacted under GDPR: withheld fields are null and `registrant.redacted` names them (RFC 9537); null when the registry gives no registrant at all. `source` says which protocol answered; `rdapUrl` is the RDAP URL read (null for WHOIS). " +
-  "An unregistered name answers 404 `domain-not-registered` naming the registry; a TLD no registry serves, 422; a registry that times out, refuses or answers garbage, 502 naming its host. Answers and 404s are kept an hour. A lookup counts as a call whatever the registry answers; input refused before asking does not.\n\n" +
-  "**Compared with [WhoisXML API](https://whois.whoisxmlapi.com/documentation/making-requests) and [ICANN Lookup](https://lookup.icann.org/):**\n" +
-  "- Source: the registry's own RDAP answer, live (an hour's cache at most), as ICANN Lookup reads it; WhoisXML API answers from its own database unless asked `preferFresh`, and parses WHOIS text.\n" +
-  "- Coverage: every TLD with RDAP, plus port 43 for the ones without, behind one call and one answer shape; ICANN Lookup is a page for people, with no API to call.\n" +
-  "- Registrar referral followed, so a .com answer has the registrar's registrant and abuse contact, as ICANN Lookup shows and a thin WHOIS does not.\n" +
-  '- Redaction stated, not hidden in text: null fields plus the RDAP `redacted` names, where WhoisXML API passes "REDACTED FOR PRIVACY" strings on as values.\n' +
-  "- DNSSEC as data: `signed` and each DS record (key tag, algorithm, digest type, digest).\n" +
-  "- IDN in and out in both forms; errors are problem+json that tell not registered (404) from a registry failing (502) and name the registry.\n" +
-  "- Free on every plan, where WhoisXML API sells credits after its free ones.\n" +
-  "- Left out: WhoisXML API's raw WHOIS text, admin and technical contacts, history and bulk lookups.";
+  "An unregistered name answers 404 `domain-not-registered` naming the registry; a TLD no registry serves, 422; a registry that times out, refuses or answers garbage, 502 naming its host (and 502 naming our DNS resolver when it cannot check the registry's address). Answers and 404s are kept an hour. A lookup counts as a call whatever the registry answers; input refused before asking does not. " +
+  "Compared with [WhoisXML API](https://whois.whoisxmlapi.com/documentation/making-requests) and [ICANN Lookup](https://lookup.icann.org/): the answer is the registry's own RDAP answer, live (an hour's cache at most), as ICANN Lookup reads it, where WhoisXML API answers from its own database unless asked `preferFresh`, and parses WHOIS text. " +
+  "Every TLD with RDAP is covered, plus port 43 for the ones without, behind one call and one answer shape; ICANN Lookup is a page for people, with no API to call. " +
+  "The registrar referral is followed, so a .com answer has the registrar's registrant and abuse contact, as ICANN Lookup shows and a thin WHOIS does not. " +
+  'Redaction is stated, not hidden in text: null fields plus the RDAP `redacted` names, where WhoisXML API passes "REDACTED FOR PRIVACY" strings on as values. ' +
+  "DNSSEC is data: `signed` and each DS record (key tag, algorithm, digest type, digest). " +
+  "IDN names go in and come out in both forms, and errors are problem+json that tell not registered (404) from a registry failing (502) and name the registry. " +
+  "It is free on every plan, where WhoisXML API sells credits after its free ones. " +
+  "Left out: WhoisXML API's raw WHOIS text, admin and technical contacts, history and bulk lookups.";
 
 /** What the recorded Verisign and MarkMonitor answers give for google.com (the live demo's example). */
 const GOOGLE_COM: WhoisRecord = {
@@ -113,7 +112,7 @@ const ERRORS = [
   { type: "invalid-input" as const, when: "Not a domain name, or a TLD no registry serves over RDAP or WHOIS." },
   {
     type: "upstream-failed" as const,
-    when: "The registry timed out, refused, or answered no record; `registry` names its host.",
+    when: "The registry timed out, refused, or answered no record; `registry` names its host. Or our DNS resolver failed checking the registry's address; `resolver` names it.",
   },
 ];
 
@@ -138,7 +137,7 @@ export const definition: HostedApiDefinition = {
       method: "POST",
       path: "",
       summary: "The same lookup with the domain in a JSON body",
-      description: `${DESCRIPTION}\n\nThe body is \`{"domain": "…"}\`; the answer is the GET form's.`,
+      description: `${DESCRIPTION} The body is \`{"domain": "…"}\`; the answer is the GET form's.`,
       inputSource: "json",
       input: WhoisInputSchema,
       output: { kind: "json", schema: WhoisRecordSchema, example: AFNIC_FR },

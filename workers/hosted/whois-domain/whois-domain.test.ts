@@ -41,6 +41,14 @@ describe("WHOIS Lookup examples", () => {
   });
 });
 
+describe("WHOIS Lookup docs text", () => {
+  it("is plain sentences, since the docs page renders only code spans and links (no bold, lists or breaks)", () => {
+    for (const operation of definition.operations) {
+      expect(operation.description, operation.id).not.toMatch(/\*\*|\n/);
+    }
+  });
+});
+
 describe("domain names", () => {
   it("accepts ASCII and Unicode names, any case, a trailing dot, and gives both forms", () => {
     expect(parseDomainName("Example.COM.")).toEqual({
@@ -221,6 +229,15 @@ describe("WHOIS Lookup answers", () => {
       expectProblem(result, "upstream-failed", new RegExp(host.replaceAll(".", "\\.")));
       expect(result.kind === "problem" && result.extensions, domain).toEqual({ registry: host, reason });
     }
+  });
+});
+
+describe("WHOIS Lookup when our own resolver fails", () => {
+  it("answers 502 naming our resolver, not a registry that was never asked", async () => {
+    const registry = answeringRegistry({ ok: false, code: "resolver", resolver: "cloudflare-dns.com" } as LookupOutcome);
+    const result = await lookup.handler(lookup.input.parse({ domain: "google.com" }), contextWith(registry));
+    expectProblem(result, "upstream-failed", /cloudflare-dns\.com/);
+    expect(result.kind === "problem" && result.extensions).toEqual({ resolver: "cloudflare-dns.com" });
   });
 });
 

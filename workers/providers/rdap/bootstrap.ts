@@ -62,7 +62,9 @@ export type Route =
 
 /**
  * Where to ask about `domain` (an A-label name, lower case). The longest listed suffix wins
- * (RFC 9224 §4: a file may list "co.uk" beside "uk"); among a service's URLs, https first.
+ * (RFC 9224 §4: a file may list "co.uk" beside "uk"); among a service's URLs, only https ones
+ * count, so a TLD listed with http alone (.kg, .music, .cpa, .msd, .merckmsd, .tattoo in the
+ * snapshot) falls through to port 43 where our table has its server, else to none.
  * IANA's file is authoritative where it lists a TLD, so an override only fills a gap.
  */
 export function routeFor(domain: string, bootstrap: Bootstrap): Route {
@@ -82,7 +84,9 @@ export function routeFor(domain: string, bootstrap: Bootstrap): Route {
 function listedBase(suffix: string, bootstrap: Bootstrap): string | undefined {
   for (const [names, urls] of bootstrap.services) {
     if (!names.includes(suffix)) continue;
-    return urls.find((url) => url.startsWith("https://")) ?? urls.find((url) => url.startsWith("http://"));
+    // A plain-http base is skipped, not used: its answer could be rewritten on the way, and would
+    // then be cached an hour as the registry's. The TLD goes on to the port-43 table instead.
+    return urls.find((url) => url.startsWith("https://"));
   }
   return undefined;
 }

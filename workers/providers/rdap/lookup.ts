@@ -7,9 +7,10 @@
  * chooses the TLD, and a referral is whatever a registry's answer says, so neither may lead us to
  * a private address. Port-43 hosts come only from our own table.
  */
+import { DohError } from "~workers/providers/dns/doh";
 import { checkUrlHost, type AddressResolver } from "~workers/gateway/url-guard";
 import { routeFor, type Bootstrap } from "./bootstrap";
-import { mergeRegistrar, parseRdapDomain, RdapDomainSchema, registrarReferral } from "./rdap-parse";
+import { mergeRegistrar, parseRdapDomain, RdapDomainSchema, registrarReferral, type RdapDomain } from "./rdap-parse";
 import type { LookupOutcome, RegistrationRecord } from "./record";
 import type { WhoisTransport } from "./whois-client";
 import { parseWhois } from "./whois-parse";
@@ -34,7 +35,9 @@ export interface RegistryDeps {
 type RdapFetch =
   | { kind: "json"; body: unknown; url: string }
   | { kind: "not-found" }
-  | { kind: "failed"; host: string; reason: "timeout" | "refused" | "unusable" };
+  | { kind: "failed"; host: string; reason: "timeout" | "refused" | "unusable" }
+  /** Our own DNS resolver failed checking the host: no registry was asked. */
+  | { kind: "resolver-failed"; resolver: string };
 
 export function createDomainRegistry(deps: RegistryDeps): DomainRegistry {
   return {
@@ -57,20 +60,34 @@ async function lookupRdap(
   const answer = await fetchRdap(deps, url, signal);
   if (answer.kind === "not-found") return { ok: false, code: "not-registered", host };
   if (answer.kind === "failed") return { ok: false, code: "upstream", host: answer.host, reason: answer.reason };
+  if (answer.kind === "resolver-failed") return { ok: false, code: "resolver", resolver: answer.resolver };
   const parsed = RdapDomainSchema.safeParse(answer.body);
-  if (!parsed.success || (parsed.data.objectClassName ?? "domain") !== "domain") {
-    return { ok: false, code: "upstream", host, reason: "unusable" };
+  if (!parsed.success || !answersFor(parsed.data, domain)) {
+    // Named by the server that answered: after a redirect that is not the registry first asked.
+    return { ok: false, code: "upstream", host: new URL(answer.url).hostname, reason: "unusable" };
   }
-  const record = parseRdapDomain(parsed.data, url);
+  const record = parseRdapDomain(parsed.data, answer.url);
   const referral = registrarReferral(parsed.data, domain);
   if (!referral) return { ok: true, record };
   // The registrar's answer only completes the registry's: when it fails, the registry's stands.
   const registrar = await fetchRdap(deps, referral, signal);
   if (registrar.kind !== "json") return { ok: true, record };
   const registrarParsed = RdapDomainSchema.safeParse(registrar.body);
-  if (!registrarParsed.success) return { ok: true, record };
+  if (!registrarParsed.success || !answersFor(registrarParsed.data, domain)) return { ok: true, record };
   const merged: RegistrationRecord = mergeRegistrar(record, parseRdapDomain(registrarParsed.data, referral), referral);
   return { ok: true, record: merged };
+}
+
+/**
+ * Whether an RDAP answer is the asked domain's record. A redirect or a referral is whatever a
+ * server says, so an answer about another name (ldhName differing, ignoring case and the root's
+ * dot) would otherwise be answered, and cached for an hour, as the asked name's registration.
+ * An answer without ldhName is taken as the one asked for: RFC 9083 does not require it.
+ */
+function answersFor(answer: RdapDomain, domain: string): boolean {
+  if ((answer.objectClassName ?? "domain") !== "domain") return false;
+  if (answer.ldhName === undefined) return true;
+  return answer.ldhName.toLowerCase().replace(/\.$/, "") === domain;
 }
 
 async function fetchRdap(deps: RegistryDeps, start: string, outer: AbortSignal): Promise<RdapFetch> {
@@ -82,9 +99,12 @@ async function fetchRdap(deps: RegistryDeps, start: string, outer: AbortSignal):
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       try {
         await checkUrlHost(url, deps.resolver, signal);
-      } catch {
+      } catch (error) {
+        if (signal.aborted) return { kind: "failed", host: url.hostname, reason: "timeout" };
+        // Our resolver down is our failure, not the registry refusing: it was never asked.
+        if (error instanceof DohError) return { kind: "resolver-failed", resolver: error.resolver };
         // A host that resolves to a private address, or not at all, is not a registry we reach.
-        return { kind: "failed", host: url.hostname, reason: signal.aborted ? "timeout" : "refused" };
+        return { kind: "failed", host: url.hostname, reason: "refused" };
       }
       let response: Response;
       try {

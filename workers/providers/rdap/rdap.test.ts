@@ -11,7 +11,8 @@ import {
 import { createDomainRegistry } from "./lookup";
 import { parseRdapDomain, RdapDomainSchema } from "./rdap-parse";
 import { isoDate, type LookupOutcome, type RegistrationRecord } from "./record";
-import { VERISIGN_GOOGLE_COM } from "./recorded";
+import { MARKMONITOR_GOOGLE_COM, VERISIGN_GOOGLE_COM } from "./recorded";
+import { DohError } from "~workers/providers/dns/doh";
 
 const never = new AbortController().signal;
 
@@ -50,6 +51,21 @@ describe("bootstrap routing", () => {
       base: "https://secure.example/rdap/",
     });
     expect(routeFor("nominet.uk", bootstrap)).toEqual({ kind: "rdap", tld: "uk", base: "https://rdap.nominet.uk/uk/" });
+  });
+
+  it("never routes to a plain-http RDAP base: such a TLD goes to its port-43 server, or to none", () => {
+    const plain: Bootstrap = {
+      services: [
+        [["it"], ["http://rdap.example-it.test/"]],
+        [["kg"], ["http://rdap.cctld.kg/"]],
+      ],
+    };
+    expect(routeFor("google.it", plain)).toEqual({ kind: "whois", tld: "it", host: "whois.nic.it" });
+    expect(routeFor("x.kg", plain)).toEqual({ kind: "none", tld: "kg" });
+    for (const [names, urls] of SNAPSHOT.services) {
+      if (urls.some((url) => url.startsWith("https://"))) continue;
+      for (const name of names) expect(routeFor(`x.${name}`, SNAPSHOT).kind, name).not.toBe("rdap");
+    }
   });
 
   it("fills IANA's gaps from the override map, but IANA's own entry wins", () => {
@@ -355,11 +371,92 @@ describe("RDAP answers (recorded)", () => {
     const deps = { whois: fakeWhoisTransport(), bootstrap: async () => SNAPSHOT, resolver: fakeRegistryResolver() };
     const moved = createDomainRegistry({
       ...deps,
-      fetcher: redirecting("https://rdap.publicinterestregistry.org/rdap/domain/wikipedia.org"),
+      fetcher: redirecting("https://rdap.markmonitor.com/rdap/domain/google.com"),
     });
-    expect(recordOf(await moved.lookup("google.com", never)).registrar.name).toBe("MarkMonitor Inc.");
+    expect(recordOf(await moved.lookup("google.com", never)).rdapUrl).toBe(
+      "https://rdap.markmonitor.com/rdap/domain/google.com",
+    );
     const downgraded = createDomainRegistry({ ...deps, fetcher: redirecting("http://rdap.verisign.com/x") });
     expect(await downgraded.lookup("google.com", never)).toMatchObject({ code: "upstream", reason: "unusable" });
+  });
+
+  it("refuses a redirect to another domain's record rather than answer (and cache) it as the asked name's", async () => {
+    const elsewhere = (async (input: RequestInfo | URL) =>
+      String(input).startsWith("https://rdap.verisign.com/")
+        ? new Response(null, {
+            status: 301,
+            headers: { location: "https://rdap.publicinterestregistry.org/rdap/domain/wikipedia.org" },
+          })
+        : fakeRdapFetch()(input)) as typeof fetch;
+    const moved = createDomainRegistry({
+      fetcher: elsewhere,
+      whois: fakeWhoisTransport(),
+      bootstrap: async () => SNAPSHOT,
+      resolver: fakeRegistryResolver(),
+    });
+    expect(await moved.lookup("google.com", never)).toEqual({
+      ok: false,
+      code: "upstream",
+      host: "rdap.publicinterestregistry.org",
+      reason: "unusable",
+    });
+  });
+
+  it("refuses a registry answer naming another domain, and accepts its own name in any case with a root dot", async () => {
+    const answering = (body: unknown) =>
+      createDomainRegistry({
+        fetcher: (async () =>
+          new Response(JSON.stringify(body), { headers: { "content-type": "application/rdap+json" } })) as typeof fetch,
+        whois: fakeWhoisTransport(),
+        bootstrap: async () => SNAPSHOT,
+        resolver: fakeRegistryResolver(),
+      });
+    const withoutReferral = { ...VERISIGN_GOOGLE_COM, links: [] };
+    expect(await answering({ ...withoutReferral, ldhName: "WIKIPEDIA.ORG" }).lookup("google.com", never)).toEqual({
+      ok: false,
+      code: "upstream",
+      host: "rdap.verisign.com",
+      reason: "unusable",
+    });
+    expect(recordOf(await answering({ ...withoutReferral, ldhName: "GOOGLE.COM." }).lookup("google.com", never)).expires).toBe(
+      "2028-09-14T04:00:00.000Z",
+    );
+  });
+
+  it("keeps the registry's record alone when the registrar's answer names another domain", async () => {
+    const registrarElsewhere = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).startsWith("https://rdap.markmonitor.com/")
+        ? new Response(JSON.stringify({ ...MARKMONITOR_GOOGLE_COM, ldhName: "evil.com" }), {
+            headers: { "content-type": "application/rdap+json" },
+          })
+        : fakeRdapFetch()(input, init)) as typeof fetch;
+    const record = recordOf(
+      await createDomainRegistry({
+        fetcher: registrarElsewhere,
+        resolver: fakeRegistryResolver(),
+        whois: fakeWhoisTransport(),
+        bootstrap: async () => SNAPSHOT,
+      }).lookup("google.com", never),
+    );
+    expect(record).toMatchObject({ registrarRdapUrl: null, registrant: null });
+  });
+
+  it("reports our own resolver failing as our upstream, not as the registry refusing", async () => {
+    const resolverDown = createDomainRegistry({
+      fetcher: fakeRdapFetch(),
+      whois: fakeWhoisTransport(),
+      bootstrap: async () => SNAPSHOT,
+      resolver: {
+        resolve: async () => {
+          throw new DohError("unreachable", "cloudflare-dns.com", "cloudflare-dns.com could not be reached");
+        },
+      },
+    });
+    expect(await resolverDown.lookup("google.com", never)).toEqual({
+      ok: false,
+      code: "resolver",
+      resolver: "cloudflare-dns.com",
+    });
   });
 
   it("parses a record whose members have the wrong types by dropping them, not failing", () => {

@@ -61,7 +61,9 @@ export interface RegistrationRecord {
 export type LookupFailure =
   | { ok: false; code: "not-registered"; host: string }
   | { ok: false; code: "unsupported-tld"; tld: string }
-  | { ok: false; code: "upstream"; host: string; reason: "timeout" | "refused" | "unusable" };
+  | { ok: false; code: "upstream"; host: string; reason: "timeout" | "refused" | "unusable" }
+  /** Our DNS-over-HTTPS resolver failed checking the registry's address, so no registry was asked. */
+  | { ok: false; code: "resolver"; resolver: string };
 
 export type LookupOutcome = { ok: true; record: RegistrationRecord } | LookupFailure;
 
