@@ -12,7 +12,7 @@ import { defineOperation, json, problemResult, type Operation } from "~workers/h
 import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import type { HostedApi } from "~workers/hosted/registry";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
-import { PLANS } from "~workers/platform/plans";
+import { FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 import { createAccountWithKey } from "../../tests/factories";
 import { memoryUsage } from "../../tests/fakes/services";
 import { runOperation } from "./gateway";
@@ -43,11 +43,11 @@ const batch = defineOperation({
 
 const fixed: Operation = { ...batch, id: "fixed", weight: 3 };
 
-async function call(operation: Operation, key: string, body: unknown) {
+async function call(operation: Operation, key: string, body: unknown, hosted: HostedApi = api) {
   const usage = memoryUsage();
   const app = new Hono<ApiEnv>()
     .use(assignRequestId)
-    .post("/call", (c) => runOperation(c, api, operation, { services: { usage } }));
+    .post("/call", (c) => runOperation(c, hosted, operation, { services: { usage } }));
   const ctx = createExecutionContext();
   const response = await app.request(
     new Request("https://portico.test/call", {
@@ -75,8 +75,8 @@ async function freeAccount() {
  * Spends calls on the account's real Meter, five minutes ago: the bucket's debt from so large a
  * call has been repaid by now, so only the month is left to judge the next call.
  */
-async function spend(metered: MeteredAccount, calls: number) {
-  const { policy } = meterPolicy(metered, "free", Date.now() - 5 * 60_000);
+async function spend(metered: MeteredAccount, calls: number, group: HostedApi["group"] = "free") {
+  const { policy } = meterPolicy(metered, group, Date.now() - 5 * 60_000);
   const taken = await meterFor(env, metered.userId).take(policy, undefined, calls);
   expect(taken.ok).toBe(true);
 }
@@ -127,8 +127,23 @@ describe("gateway: a call's weight", () => {
     const { response, usage } = await call(batch, account.key, { items: ["a", "b"], fail: true });
     expect(response.status).toBe(503);
     expect(response.headers.get("x-ratelimit-remaining")).toBe(String(FREE.monthlyQuota));
-    expect((await meterStanding(env, account.metered, Date.now())).used).toBe(0);
+    const standing = await meterStanding(env, account.metered, Date.now());
+    expect(standing.used).toBe(0);
+    // The bucket's tokens come back too: a failed batch leaves no debt to wait out.
+    expect(standing.burstRemaining).toBe(FREE.perSecond);
     expect(usage).toMatchObject([{ success: false, weight: 1 }]);
+  });
+
+  it("says how many of the Free plan's freemium calls are left when the freemium cap refuses a batch", async () => {
+    const account = await freeAccount();
+    await spend(account.metered, FREE_PLAN_FREEMIUM_CAP - 10, "freemium");
+    const items = Array.from({ length: 20 }, (_, i) => `item${i}`);
+    const { response } = await call(batch, account.key, { items }, { ...api, group: "freemium" });
+    expect(response.status).toBe(429);
+    const body = (await response.json()) as { limit: string; weight: number; detail: string };
+    expect(body).toMatchObject({ limit: "freemium", weight: 20 });
+    // The month has far more than 10 calls left; the cap is what refuses it.
+    expect(body.detail).toContain("This call counts as 20 calls and 10 are left this month; none of it was counted.");
   });
 
   it("counts input the schema refuses as one call, given back", async () => {

@@ -52,6 +52,7 @@ describe("Meter", () => {
       if (!success && taken.ok) {
         await stub.refund({
           periodStart: MONTH_START,
+          perSecond: p.perSecond,
           weight: taken.weight,
           countsFreemium: taken.countsFreemium,
           bonusSpent: taken.bonusSpent,
@@ -107,7 +108,7 @@ describe("Meter", () => {
     }
     expect(succeeded).toBe(4);
     // A refunded bonus call is a bonus call again.
-    await stub.refund({ periodStart: MONTH_START, weight: 1, countsFreemium: false, bonusSpent: 1 });
+    await stub.refund({ periodStart: MONTH_START, perSecond: 2, weight: 1, countsFreemium: false, bonusSpent: 1 });
     expect((await stub.peek(p(10))).monthlyRemaining).toBe(1);
     // Next month: the quota again, plus the one bonus call that was given back.
     const next = await stub.peek(
@@ -155,7 +156,7 @@ describe("Meter: a call's weight (decision 048)", () => {
     const taken = await stub.take(policy({ monthlyQuota: 100 }), undefined, 3);
     expect(taken).toMatchObject({ ok: true, weight: 3, burstRemaining: 5, monthlyRemaining: 97, bonusSpent: 0 });
     expect((await stub.peek(policy({ monthlyQuota: 100 }))).used).toBe(3);
-    await stub.refund({ periodStart: MONTH_START, weight: 3, countsFreemium: false, bonusSpent: 0 });
+    await stub.refund({ periodStart: MONTH_START, perSecond: 8, weight: 3, countsFreemium: false, bonusSpent: 0 });
     expect((await stub.peek(policy({ monthlyQuota: 100 }))).used).toBe(0);
   });
 
@@ -180,6 +181,22 @@ describe("Meter: a call's weight (decision 048)", () => {
     expect(await stub.take(p(9_000), undefined, 1)).toMatchObject({ ok: false, limit: "burst", retryAfterSeconds: 1 });
     expect((await stub.take(p(9_400), undefined, 1)).ok).toBe(true);
     expect((await stub.peek(p(9_400))).used).toBe(52);
+  });
+
+  it("gives a refunded call's tokens back to the bucket too, so a failed batch leaves no debt", async () => {
+    const stub = meter();
+    const p = policy({ perSecond: 5 });
+    const batch = await stub.take(p, undefined, 50);
+    expect(batch).toMatchObject({ ok: true, burstRemaining: 0 });
+    await stub.refund({ periodStart: MONTH_START, perSecond: 5, weight: 50, countsFreemium: false, bonusSpent: 0 });
+    // The whole weight comes back, but never more than a full bucket.
+    expect(await stub.peek(p)).toMatchObject({ used: 0, burstRemaining: 5, burstResetSeconds: 0 });
+    expect((await stub.take(p, undefined, 5)).ok).toBe(true);
+    // One call refunded in a busy second gives back its one token.
+    const single = meter();
+    for (let i = 0; i < 5; i++) await single.take(p);
+    await single.refund({ periodStart: MONTH_START, perSecond: 5, weight: 1, countsFreemium: false, bonusSpent: 0 });
+    expect((await single.peek(p)).burstRemaining).toBe(1);
   });
 
   it("counts a batch's bonus calls one by one past the quota, and the freemium cap by weight", async () => {

@@ -77,7 +77,14 @@ export type TakeResult =
       bonusSpent: number;
       stale?: undefined;
     } & MeterCounts)
-  | ({ ok: false; limit: LimitKind; retryAfterSeconds: number; stale?: undefined } & MeterCounts)
+  | ({
+      ok: false;
+      limit: LimitKind;
+      retryAfterSeconds: number;
+      /** Freemium calls left this period, when the cap applies: the monthly count says nothing of them. */
+      freemiumRemaining?: number;
+      stale?: undefined;
+    } & MeterCounts)
   /** Nothing was counted: the record is out of date. */
   | { ok: false; stale: StaleReason; limit?: undefined };
 
@@ -86,6 +93,8 @@ export type Standing = MeterCounts & { used: number; freemiumUsed: number; stale
 /** What `refund` needs to undo one counted call: what `take` answered about it. */
 export interface Refund {
   periodStart: number;
+  /** The bucket's size when the call was taken: the tokens given back never overfill it. */
+  perSecond: number;
   weight: number;
   countsFreemium: boolean;
   bonusSpent: number;
@@ -258,7 +267,13 @@ export class Meter extends DurableObject<Env> {
     }
     const countsFreemium = policy.freemiumCap !== null;
     if (policy.freemiumCap !== null && period.freemiumUsed + weight > policy.freemiumCap) {
-      return { ok: false, limit: "freemium", retryAfterSeconds: before.monthlyResetSeconds, ...before };
+      return {
+        ok: false,
+        limit: "freemium",
+        retryAfterSeconds: before.monthlyResetSeconds,
+        freemiumRemaining: Math.max(0, policy.freemiumCap - period.freemiumUsed),
+        ...before,
+      };
     }
     const nextBucket = { tokens: bucket.tokens - weight, updatedAt: bucket.updatedAt };
     const nextPeriod = {
@@ -273,11 +288,24 @@ export class Meter extends DurableObject<Env> {
     return { ok: true, weight, countsFreemium, bonusSpent, ...this.counts(policy, nextBucket, nextPeriod) };
   }
 
-  /** Gives back a counted call that turned out not to count. A call from an earlier period just lapses. */
+  /**
+   * Gives back a counted call that turned out not to count: its weight to the month and to the
+   * bucket (decision 048), so a failed batch leaves no debt locking the account out of every
+   * API. The bucket gets the whole weight back but is never filled past its size: a refund is
+   * not a way to store up tokens. A call from an earlier period just lapses from the month.
+   */
   refund(refund: Refund): void {
-    const period = this.load().period;
-    if (!period || period.start !== refund.periodStart) return;
+    const { bucket, period } = this.load();
+    const refilled = bucket && {
+      tokens: Math.min(Math.max(bucket.tokens, refund.perSecond), bucket.tokens + refund.weight),
+      updatedAt: bucket.updatedAt,
+    };
+    if (!period || period.start !== refund.periodStart) {
+      if (refilled) this.save({ bucket: refilled });
+      return;
+    }
     this.save({
+      ...(refilled && { bucket: refilled }),
       period: {
         ...period,
         used: Math.max(0, period.used - refund.weight),

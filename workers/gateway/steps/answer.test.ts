@@ -146,7 +146,7 @@ describe("gateway step: answer (after the response)", () => {
     expect(settled.response.headers.get("ratelimit")).toContain('"monthly";r=151;');
     await settled.done();
     expect(settled.asked.refunds).toEqual([
-      { periodStart: policy.periodStart, weight: 1, countsFreemium: true, bonusSpent: 0 },
+      { periodStart: policy.periodStart, perSecond: policy.perSecond, weight: 1, countsFreemium: true, bonusSpent: 0 },
     ]);
     // Refused calls still show in the rollups, as errors.
     expect(settled.usage.calls.map((call) => call.success)).toEqual([false]);

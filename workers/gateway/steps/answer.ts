@@ -108,6 +108,7 @@ export function settleCall(outcome: Outcome, settlement: Settlement): Response {
       settlement.meter
         .refund({
           periodStart: settlement.policy.periodStart,
+          perSecond: settlement.policy.perSecond,
           weight: taken.weight,
           countsFreemium: taken.countsFreemium,
           bonusSpent: taken.bonusSpent,

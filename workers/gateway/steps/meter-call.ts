@@ -39,7 +39,7 @@ const LIMITS: Record<LimitKind, { type: Refusal["type"]; detail: (perSecond: num
   freemium: {
     type: "monthly-quota-exceeded",
     detail: () =>
-      `The Free plan includes ${FREE_PLAN_FREEMIUM_CAP} calls a month to freemium APIs, and they are used up. Upgrade to call it more.`,
+      `The Free plan includes ${FREE_PLAN_FREEMIUM_CAP} calls a month to freemium APIs, and this call would go past them. Upgrade to call it more.`,
   },
 };
 
@@ -55,10 +55,14 @@ const PLAN_CHANGING: Refusal = {
 
 const callerOf = (record: KeyRecord): CallerRecord => ({ keyId: record.keyId, planVersion: record.planVersion });
 
-/** Why a call heavier than one is refused: what it costs beside what the limit allows. */
-function weightNote(weight: number, limit: LimitKind, counts: MeterCounts): string {
+/**
+ * Why a call heavier than one is refused: what it costs beside what the limit allows. The
+ * freemium cap has its own remainder: the month may hold far more calls than the cap has left.
+ */
+function weightNote(weight: number, limit: LimitKind, counts: MeterCounts & { freemiumRemaining?: number }): string {
   if (weight === 1) return "";
-  const left = limit === "burst" ? "" : ` and ${counts.monthlyRemaining} are left this month`;
+  const remaining = limit === "freemium" ? (counts.freemiumRemaining ?? 0) : counts.monthlyRemaining;
+  const left = limit === "burst" ? "" : ` and ${remaining} are left this month`;
   return ` This call counts as ${weight} calls${left}; none of it was counted.`;
 }
 
