@@ -50,6 +50,8 @@ describe("configuration", () => {
     // Plain HTTP would let anyone on the path answer for any domain's mail servers.
     ["DNS_RESOLVER_URL", { DNS_RESOLVER_URL: "http://cloudflare-dns.com/dns-query" }],
     ["ECB_PROVIDER", { ECB_PROVIDER: "fake" }],
+    // Plain HTTP would let anyone on the path publish the rates every conversion uses.
+    ["ECB_BASE_URL", { ECB_BASE_URL: "http://www.ecb.europa.eu/stats/eurofxref" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });
     expect(parsed.success).toBe(false);

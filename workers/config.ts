@@ -93,6 +93,8 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.MX_PROVIDER === "fake") refuse("MX_PROVIDER", "the fake DNS answers are for development only");
   // Over plain HTTP anyone on the path could answer for any domain's mail servers.
   if (!config.DNS_RESOLVER_URL.startsWith("https://")) refuse("DNS_RESOLVER_URL", "must be an https URL");
+  // Over plain HTTP anyone on the path could set the rates every conversion uses.
+  if (!config.ECB_BASE_URL.startsWith("https://")) refuse("ECB_BASE_URL", "must be an https URL");
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
   if (config.RDAP_PROVIDER === "fake") refuse("RDAP_PROVIDER", "the recorded registries are for development only");
