@@ -99,7 +99,7 @@ export function testHostedServices(
     // Signing is local computation: the real signer, under the test environment's secret.
     urlSigner: hmacUrlSigner(readConfig(env).SESSION_SECRET),
     // The recorded registries of the WHOIS Lookup, over the test's KV.
-    whois: fakeDomainRegistry(env.CACHE),
+    registry: fakeDomainRegistry(env.CACHE),
   };
 }
 

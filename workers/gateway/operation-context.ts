@@ -42,7 +42,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
     shortLinks: services.shortLinks.of(options.account.userId),
     cities: services.cities,
     mail: services.mail,
-    whois: services.whois,
+    registry: services.registry,
     rates: services.rates,
     signUrl: async ({ path, params, expiresInSeconds }) => {
       const origin = options.origin ?? new URL(options.request.url).origin;

@@ -76,7 +76,7 @@ export interface HostedServices {
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
   urlSigner: UrlSigner;
   /** Domain registrations over RDAP and port 43 (WHOIS Lookup), the registries real or recorded. */
-  whois: DomainRegistry;
+  registry: DomainRegistry;
 }
 
 export interface Services extends HostedServices {
@@ -106,7 +106,7 @@ export function createServices(
     mail: mailResolverFor(config, env.CACHE),
     rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
-    whois: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
+    registry: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
   };
 }
 
@@ -128,7 +128,7 @@ function rpcMeter(stub: MeterStub): AccountMeter {
  */
 export function trackNetwork(services: HostedServices): { services: HostedServices; reachedOut(): boolean } {
   let reached = false;
-  const { dns, upstream, whois } = services;
+  const { dns, upstream, registry } = services;
   return {
     services: {
       ...services,
@@ -151,9 +151,9 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
       },
       // A registry asked about a domain is the network reached, whatever it answered (a 404
       // included); a TLD no registry serves is refused without asking anyone.
-      whois: {
+      registry: {
         lookup: async (domain, signal) => {
-          const outcome = await whois.lookup(domain, signal);
+          const outcome = await registry.lookup(domain, signal);
           if (outcome.ok || outcome.code !== "unsupported-tld") reached = true;
           return outcome;
         },

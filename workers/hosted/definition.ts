@@ -65,7 +65,7 @@ export interface OperationContext {
   /** Where a domain's mail goes, over DNS-over-HTTPS with a KV cache (email-exist). */
   mail: MailResolver;
   /** Domain registrations from the registries, RDAP or port 43 (WHOIS Lookup). */
-  whois: DomainRegistry;
+  registry: DomainRegistry;
   /** The ECB's reference rates (currency-converter). */
   rates: ExchangeRates;
   /**

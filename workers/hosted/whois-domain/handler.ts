@@ -30,7 +30,7 @@ export function toAnswer(name: DomainName, record: RegistrationRecord): WhoisRec
 
 export async function handleWhoisLookup(input: WhoisInput, ctx: OperationContext): Promise<HandlerResult> {
   const name = input.domain;
-  const outcome = await ctx.whois.lookup(name.ascii, ctx.signal);
+  const outcome = await ctx.registry.lookup(name.ascii, ctx.signal);
   if (outcome.ok) return json(toAnswer(name, outcome.record));
   switch (outcome.code) {
     case "not-registered":

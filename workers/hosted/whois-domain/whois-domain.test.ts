@@ -32,7 +32,7 @@ function answeringRegistry(outcome: LookupOutcome): DomainRegistry & { asked: st
   };
 }
 
-const contextWith = (whois: DomainRegistry) => ({ ...createTestContext(), whois });
+const contextWith = (registry: DomainRegistry) => ({ ...createTestContext(), registry });
 
 describe("WHOIS Lookup examples", () => {
   it("answers the documented examples exactly (GET google.com over Verisign's referral, POST afnic.fr)", async () => {

@@ -116,7 +116,7 @@ let lastRead: { text: string; bootstrap: Bootstrap } | undefined;
 
 const countTlds = (bootstrap: Bootstrap) => bootstrap.services.reduce((sum, [names]) => sum + names.length, 0);
 
-export type RefreshOutcome = { ok: true; tlds: number; publication: string | null } | { ok: false; reason: string };
+export type BootstrapRefreshOutcome = { ok: true; tlds: number; publication: string | null } | { ok: false; reason: string };
 
 /**
  * The weekly cron: fetches IANA's current file and keeps it in KV (no expiry: an old copy is
@@ -127,7 +127,7 @@ export async function refreshBootstrap(
   kv: KVNamespace,
   fetcher: typeof fetch = fetch,
   url: string = IANA_BOOTSTRAP_URL,
-): Promise<RefreshOutcome> {
+): Promise<BootstrapRefreshOutcome> {
   let body: unknown;
   try {
     const response = await fetcher(url, {
