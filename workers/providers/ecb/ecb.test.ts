@@ -331,7 +331,7 @@ describe("the Worker's scheduled handler", () => {
     const now = Date.now();
     await env.CACHE.delete(HISTORY_KEY);
     await env.CACHE.delete(LATEST_KEY);
-    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: "20 15 * * 1-5" }), env);
+    await worker.scheduled(createScheduledController({ scheduledTime: now, cron: ECB_CRONS[0] as string }), env);
     const newest = fixtureDays(now).at(-1) as DayRates;
     expect(await env.CACHE.get(LATEST_KEY, "json")).toEqual(newest);
     expect(await env.CACHE.get(HISTORY_KEY)).not.toBeNull();
@@ -350,5 +350,15 @@ describe("the Worker's scheduled handler", () => {
   it("has a trigger for every ECB cron in wrangler.toml, weekdays after 16:00 CET", () => {
     // Each is after 15:00 UTC on a weekday, or the next morning's catch-up.
     for (const cron of ECB_CRONS) expect(cron).toMatch(/^\d+ (1[5-9]|6) \* \* (1-5|2-6)$/);
+  });
+
+  it("fetches the day's file on every weekday trigger: none runs before the calendar counts the day due", () => {
+    // Wednesday 2026-11-18 with Tuesday's rates stored: each weekday trigger must find Wednesday missing.
+    const weekday = ECB_CRONS.filter((cron) => cron.endsWith(" 1-5"));
+    expect(weekday.length).toBeGreaterThan(0);
+    for (const cron of weekday) {
+      const [minute = NaN, hour = NaN] = cron.split(" ").map(Number);
+      expect(feedNeeded("2026-11-17", true, Date.UTC(2026, 10, 18, hour, minute)), cron).toBe("daily");
+    }
   });
 });

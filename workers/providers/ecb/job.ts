@@ -5,13 +5,17 @@
  */
 import { readConfig } from "~workers/config";
 import { ecbFeedFor } from ".";
-import { refreshRates, type RefreshOutcome } from "./refresh";
+import { refreshRates, type EcbRefreshOutcome } from "./refresh";
 import { d1RateStore } from "./store";
 
-/** The triggers in wrangler.toml that run the refresh (UTC; 16:00 CET is 15:00 UTC in winter, 14:00 in summer). */
-export const ECB_CRONS: readonly string[] = ["20 15 * * 1-5", "50 16 * * 1-5", "30 19 * * 1-5", "10 6 * * 2-6"];
+/**
+ * The triggers in wrangler.toml that run the refresh (UTC; 16:00 CET is 15:00 UTC in winter, 14:00
+ * in summer). The weekday ones must come after 16:00 UTC, when calendar.ts counts the day due: a
+ * run before it finds nothing missing and fetches nothing.
+ */
+export const ECB_CRONS: readonly string[] = ["10 16 * * 1-5", "50 16 * * 1-5", "30 19 * * 1-5", "10 6 * * 2-6"];
 
-export async function refreshEcbRates(env: Env, scheduledTime: number): Promise<RefreshOutcome> {
+export async function refreshEcbRates(env: Env, scheduledTime: number): Promise<EcbRefreshOutcome> {
   const outcome = await refreshRates({
     store: d1RateStore(env.DB, env.CACHE),
     feed: ecbFeedFor(readConfig(env)),

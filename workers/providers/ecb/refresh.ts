@@ -13,7 +13,7 @@ import type { RateStore } from "./store";
 /** Set once the whole history has been stored, so it is fetched once per database. */
 export const HISTORY_KEY = "fx:ecb:history";
 
-export type RefreshOutcome =
+export type EcbRefreshOutcome =
   | { ok: true; kind: FeedKind | null; saved: number; newest: string | null; attempts: number }
   | { ok: false; kind: FeedKind; attempts: number; failure: FeedFailure };
 
@@ -42,7 +42,7 @@ export interface RefreshOptions {
 
 const DEFAULT_RETRY_DELAYS_MS = [10_000, 60_000];
 
-export async function refreshRates(options: RefreshOptions): Promise<RefreshOutcome> {
+export async function refreshRates(options: RefreshOptions): Promise<EcbRefreshOutcome> {
   const { store, feed, kv, now } = options;
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
