@@ -8,6 +8,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { serveBenchRoute } from "~workers/gateway/bench-route";
 import { createOperationContext } from "~workers/gateway/operation-context";
 import { createFakeEcbFetch, type FakeEcbAnswer } from "~workers/providers/ecb/fake";
@@ -15,6 +16,7 @@ import { FAKE_ECB_BASE_URL, httpEcbFeed, type DayRates } from "~workers/provider
 import { ECB_2024_10_10, fixtureDays, HRK_LAST_DAY } from "~workers/providers/ecb/fixture";
 import { memorySnapshot } from "~workers/providers/ecb/snapshot";
 import { d1RateStore, type RateStore } from "~workers/providers/ecb/store";
+import { revokeApiKey } from "~workers/platform/api-keys";
 import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 import { callHosted, createAccountWithKey, expectProblem } from "../../../tests/factories";
 import { testHostedServices } from "../../../tests/fakes/services";
@@ -526,6 +528,19 @@ describe("through the gateway", () => {
     // The Premium plan has no freemium cap.
     const premium = await createAccountWithKey(env.DB, { planId: "premium" });
     expect(
+  it("refuses a revoked key from the next call on, on every operation", async () => {
+    const { key, keyId, userId } = await createAccountWithKey(env.DB, { planId: "premium" });
+    expect((await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key })).status).toBe(200);
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
+    for (const [method, path, body] of [
+      ["GET", "/api/v1/currency-converter/latest?to=USD", undefined],
+      ["GET", "/api/v1/currency-converter/2024-10-10..2024-10-14?to=USD", undefined],
+      ["POST", "/api/v1/currency-converter", { from: "EUR", to: "USD", amount: 1 }],
+    ] as const) {
+      await expectProblem(await callHosted(SELF, method, path, { key, body }), 403, "revoked-api-key");
+    }
+  });
+
       (await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key: premium.key })).status,
     ).toBe(200);
   });
@@ -562,5 +577,17 @@ describe("the bench's bare route", () => {
       expect(other?.status, path).toBe(404);
     }
     await waitOnExecutionContext(ctx);
+  });
+});
+
+describe("docs text", () => {
+  it("tells a Frankfurter client that it must send x-api-key as well as change the base URL", () => {
+    const text = definition.operations.map((operation) => operation.description).join(" ");
+    expect(text).not.toContain("changing the base URL is enough");
+    expect(text).toMatch(/base URL and send(?:ing)? (?:its|your|the) key in `x-api-key`/);
+  });
+
+  it("says on the dated operation that a range leaves a discontinued currency out after its last day", () => {
+    expect(dated.description).toContain("left out of the days after its last");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Currency Converter: the European Central Bank's euro reference rates, Frankfurter v1's calls
  * and answers (`/latest`, `/YYYY-MM-DD`, `/START..END`, `/currencies`) so a client written for
- * Frankfurter works by changing its base URL, and a POST that converts one amount. The rates
+ * Frankfurter works by changing its base URL and sending an API key, and a POST that converts
+ * one amount. The rates
  * come from the ECB's feed through workers/providers/ecb (decision 049).
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
@@ -18,7 +19,7 @@ import {
 } from "./schema";
 
 const COMPARED =
-  "Compared with [Frankfurter](https://frankfurter.dev) (v1), whose calls these are: the same ECB rates, paths, parameters and answer fields, so changing the base URL is enough. " +
+  "Compared with [Frankfurter](https://frankfurter.dev) (v1), whose calls these are: the same ECB rates, paths, parameters and answer fields, so a Frankfurter client works by changing the base URL and sending your key in `x-api-key` (Frankfurter needs no key). " +
   "A weekend or TARGET holiday answers the business day before and says which in `date`, as Frankfurter does; a range lists only the ECB's business days and starts at the first one inside it (Frankfurter starts a range that begins on a weekend at the Friday before). " +
   "Cross rates go through the euro in full precision and are rounded once, at the output, to at least Frankfurter's decimals and at least seven significant digits, so every ECB quote comes back as published: Frankfurter's rule alone prints the ECB's 91.7985 rupees to the euro as 91.8 and 17165.59 rupiah as 17166, and one rupiah in euros as 0.00006 (here 0.00005825608). " +
   "A currency the ECB stopped publishing (the kuna after 2022-12-30) answers up to its last day and then a 422 naming that day, where Frankfurter silently leaves it out; an unknown code is a 422 naming the field. " +
@@ -90,6 +91,7 @@ export const definition: HostedApiDefinition = {
       description:
         "`/2024-10-10` answers that day's rates; a weekend or TARGET holiday answers the business day before, and `date` says which. " +
         "`/2024-10-01..2024-10-31` answers `start_date`, `end_date` and `rates` by day, with only the business days inside the range; `/2024-10-01..` runs to the newest day. " +
+        "In a range, a currency the ECB stopped publishing is answered on its days up to its last and left out of the days after its last, with no error, as Frankfurter does; only a range in which nothing asked was published is a 422, naming the currency's last day. " +
         `A range covers at most ${RANGE_DAYS_MAX} days (ten years). Rates begin on 1999-01-04; a date after tomorrow (UTC) is refused. ` +
         FRESHNESS,
       inputSource: "query",
