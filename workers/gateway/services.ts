@@ -10,7 +10,8 @@
  * account's own (short links).
  *
  * Adding a service for a new API (an FX feed, RDAP, a social platform, Workers AI, a headless
- * browser): declare its interface beside the API that needs it, add it to `HostedServices`
+ * browser): declare its interface in workers/hosted/capabilities.ts, where the APIs' side
+ * owns it and the provider implementing it imports it, add it to `HostedServices`
  * (optional when the binding it needs may be absent, so the handler answers 503
  * engine-unavailable rather than inventing output), build the real one in `createServices` from
  * `env`/`config`, give tests an in-memory one in tests/fakes/services.ts, and expose it in
@@ -18,13 +19,13 @@
  * through `trackNetwork`, so the call counts (decision 013).
  */
 import type { Config } from "~workers/config";
-import { ecbExchangeRates, type ExchangeRates } from "~workers/hosted/currency-converter/rates";
+import type { DomainRegistry, ExchangeRates, MailResolver } from "~workers/hosted/capabilities";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
 import { mailResolverFor } from "~workers/providers/dns";
-import type { MailResolver } from "~workers/providers/dns/mail";
 import { ecbFeedFor } from "~workers/providers/ecb";
+import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
-import { domainRegistryFor, type DomainRegistry } from "~workers/providers/rdap";
+import { domainRegistryFor } from "~workers/providers/rdap";
 import { apiKeyStore, type KeyRecord } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";

@@ -4,7 +4,7 @@
  * to public addresses. Names are resolved over DNS-over-HTTPS (the resolver is configurable,
  * and faked in tests), because a Worker cannot look names up itself. Size and time are bounded.
  */
-import { UrlInputError } from "~workers/hosted/definition";
+import { UrlInputError } from "~workers/net/url-input-error";
 import { DohError, queryDoh, RR } from "~workers/providers/dns/doh";
 
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;

@@ -9,11 +9,9 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
-import type { MailResolver } from "~workers/providers/dns/mail";
-import type { ExchangeRates } from "./currency-converter/rates";
+import type { DomainRegistry, ExchangeRates, MailResolver } from "./capabilities";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
-import type { DomainRegistry } from "~workers/providers/rdap";
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
@@ -162,8 +160,9 @@ export function defineOperation<Input extends z.ZodType>(operation: Operation<In
   return operation as unknown as Operation;
 }
 
-/** A caller-supplied URL that may not be fetched; the message is safe to show the caller. */
-export class UrlInputError extends Error {}
+// Declared below the hosted APIs, the gateway and the providers, which all use it; re-exported
+// here because handlers throw it beside the rest of what they import from this module.
+export { UrlInputError } from "~workers/net/url-input-error";
 
 export const json = (body: unknown, status?: number, headers?: Record<string, string>): HandlerResult => ({
   kind: "json",

@@ -1,4 +1,4 @@
-import type { RegistrationRecord } from "~workers/providers/rdap";
+import type { RegistrationRecord } from "../capabilities";
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import type { DomainName } from "./domain-name";
 import type { WhoisInput, WhoisRecord } from "./schema";

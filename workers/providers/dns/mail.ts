@@ -10,29 +10,12 @@
  * time limit, the domain's servers failing: SERVFAIL) is never kept.
  */
 import { z } from "zod";
+import type { MailLookup, MailResolver, MailRoute, MxRecord } from "~workers/hosted/capabilities";
 import { DohError, queryDoh, RCODE, RR, type DohAnswer, type DohOptions } from "./doh";
 
-export interface MxRecord {
-  exchange: string;
-  priority: number;
-}
-
-/** What DNS says about a domain's mail. `ttl` is how long the answer may be kept, in seconds. */
-export type MailRoute =
-  | { kind: "mx"; records: MxRecord[]; ttl: number }
-  | { kind: "null-mx"; ttl: number }
-  | { kind: "implicit"; records: MxRecord[]; ttl: number }
-  | { kind: "no-mail"; ttl: number }
-  | { kind: "nxdomain"; ttl: number };
-
-export type MailLookup =
-  | ({ ok: true; cached: boolean } & MailRoute)
-  /** No answer: `servfail` is the domain's servers failing, the others the resolver's. */
-  | { ok: false; reason: "servfail" | "timeout" | "unreachable" | "malformed"; resolver: string };
-
-export interface MailResolver {
-  lookup(domain: string, signal?: AbortSignal): Promise<MailLookup>;
-}
+// The mail capability's types are declared on the API's side (workers/hosted/capabilities.ts);
+// this module implements them.
+export type { MailLookup, MailResolver, MailRoute, MxRecord } from "~workers/hosted/capabilities";
 
 /** KV keeps nothing for less than 60 s; a day bounds how long a changed MX goes unseen. */
 export const MIN_CACHE_TTL_SECONDS = 60;

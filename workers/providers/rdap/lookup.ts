@@ -7,6 +7,7 @@
  * chooses the TLD, and a referral is whatever a registry's answer says, so neither may lead us to
  * a private address. Port-43 hosts come only from our own table.
  */
+import type { DomainRegistry } from "~workers/hosted/capabilities";
 import { DohError } from "~workers/providers/dns/doh";
 import { checkUrlHost, type AddressResolver } from "~workers/gateway/url-guard";
 import { routeFor, type Bootstrap } from "./bootstrap";
@@ -19,10 +20,7 @@ export const RDAP_TIMEOUT_MS = 8_000;
 export const RDAP_MAX_BYTES = 512 * 1024;
 const MAX_REDIRECTS = 3;
 
-/** A domain's registration, by its A-label name (lower case, no trailing dot). */
-export interface DomainRegistry {
-  lookup(domain: string, signal: AbortSignal): Promise<LookupOutcome>;
-}
+export type { DomainRegistry } from "~workers/hosted/capabilities";
 
 export interface RegistryDeps {
   fetcher: typeof fetch;
