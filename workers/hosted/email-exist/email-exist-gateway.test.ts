@@ -4,9 +4,12 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { meterFor, meterPolicy, meterStanding, type MeteredAccount } from "~workers/gateway/meter-policy";
+import { revokeApiKey } from "~workers/platform/api-keys";
 import { PLANS } from "~workers/platform/plans";
 import { callHosted, createAccountWithKey, expectProblem } from "../../../tests/factories";
+import { definition } from "./index";
 
 async function account(planId: "free" | "standard" | "premium") {
   const created = await createAccountWithKey(env.DB, { planId });
@@ -120,6 +123,43 @@ describe("email-exist through the gateway", () => {
     expect(await used(premium.metered)).toBe(0);
   });
 
+  it("gives a whole batch back when the resolver is down for it (502), leaving the bucket no debt", async () => {
+    const standard = await account("standard");
+    // Ten addresses against Standard's five a second: counted, they would leave the bucket in debt.
+    const emails = Array.from({ length: 10 }, (_, i) => `user${i}@resolver-down.test`);
+    const response = await callHosted(SELF, "POST", "/api/v1/email-exist/batch", {
+      key: standard.key,
+      body: { emails },
+    });
+    const problem = await expectProblem(response, 502, "upstream-failed");
+    expect(problem).toMatchObject({ upstream: "dns.fake.invalid" });
+    expect(response.headers.get("x-ratelimit-remaining")).toBe(String(PLANS.standard.monthlyQuota));
+    expect(await used(standard.metered)).toBe(0);
+    // The next call goes through at once: the refund gave the bucket its tokens back.
+    const next = await callHosted(SELF, "POST", "/api/v1/email-exist", {
+      key: standard.key,
+      body: { email: "jane@gmail.com" },
+    });
+    expect(next.status).toBe(200);
+  });
+
+  it("refuses a revoked key from the next call on, on every operation, and counts nothing", async () => {
+    const premium = await account("premium");
+    const single = { email: "jane@gmail.com" };
+    expect((await callHosted(SELF, "POST", "/api/v1/email-exist", { key: premium.key, body: single })).status).toBe(
+      200,
+    );
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), premium.userId, premium.keyId)).toBe(true);
+    for (const [method, path, body] of [
+      ["POST", "/api/v1/email-exist", single],
+      ["GET", "/api/v1/email-exist?email=jane%40gmail.com", undefined],
+      ["POST", "/api/v1/email-exist/batch", { emails: ["a@gmail.com", "b@gmail.com"] }],
+    ] as const) {
+      await expectProblem(await callHosted(SELF, method, path, { key: premium.key, body }), 403, "revoked-api-key");
+    }
+    expect(await used(premium.metered)).toBe(1);
+  });
+
   it("refuses a missing key and a malformed body", async () => {
     await expectProblem(
       await callHosted(SELF, "POST", "/api/v1/email-exist", { body: { email: "a@gmail.com" } }),
@@ -136,5 +176,41 @@ describe("email-exist through the gateway", () => {
       400,
       "malformed-body",
     );
+  });
+});
+
+describe("email-exist docs and live demo", () => {
+  it("has a docs page with the comparison's links, the SMTP caveat and its errors", async () => {
+    const response = await SELF.fetch("https://portico.test/docs/api/email-exist");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('href="https://github.com/reacherhq/check-if-email-exists"');
+    expect(html).toContain('href="https://www.abstractapi.com/api/email-verification-validation-api"');
+    expect(html).toContain("/api/v1/email-exist/batch");
+    expect(html).toContain("upstream-failed");
+    expect(html).toContain("unchecked");
+    expect(html).not.toContain("not served in this environment");
+  });
+
+  it("renders a live demo whose every example answers 200 through the gateway with the fake resolver", async () => {
+    const demo = await SELF.fetch("https://portico.test/email-exist/live-demo");
+    expect(demo.status).toBe(200);
+    const html = await demo.text();
+    expect(html).toContain("Email Exists live demo");
+    // What the demo sends: each operation's example, with the caller's own key.
+    const premium = await account("premium");
+    for (const operation of definition.operations) {
+      expect(html).toContain(operation.summary);
+      const example = operation.example as Record<string, unknown>;
+      const path = `/api/v1/email-exist${operation.path}`;
+      const response =
+        operation.method === "GET"
+          ? await callHosted(SELF, "GET", `${path}?${new URLSearchParams(example as Record<string, string>)}`, {
+              key: premium.key,
+            })
+          : await callHosted(SELF, "POST", path, { key: premium.key, body: example });
+      expect(response.status, operation.id).toBe(200);
+      await response.arrayBuffer();
+    }
   });
 });

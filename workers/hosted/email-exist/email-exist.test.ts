@@ -164,6 +164,18 @@ describe("email-exist: the lists' flags", () => {
     expect(await checked("ana@hotmail.es")).toMatchObject({ free: true, suggestion: null });
   });
 
+  it("suggests nothing for a real domain that takes mail, however close to a provider's name", async () => {
+    // mx.com is one edit from me.com, and its own mail servers answer.
+    expect(await checked("x@mx.com")).toMatchObject({ status: "valid", suggestion: null });
+  });
+
+  it.each(["info@example.com", "a@test.com", "a@mydomain.com"])(
+    "does not call %s a free provider: it is a reserved or placeholder name, not a mail service",
+    async (email) => {
+      expect(await checked(email)).toMatchObject({ free: false });
+    },
+  );
+
   it("still suggests for a typo domain the lists know (gmial.com is listed as disposable)", async () => {
     expect(await checked("bob@gmial.com")).toMatchObject({ disposable: true, suggestion: "bob@gmail.com" });
   });
@@ -247,6 +259,33 @@ describe("email-exist: batch", () => {
       ["unknown", "dns-unavailable"],
       ["valid", "accepts-mail"],
     ]);
+  });
+
+  it("answers 502 naming the resolver when every lookup of a batch failed on the resolver's side, so none of it is counted", async () => {
+    // Charged in full for 50 `unknown`s because our resolver was down would bill the caller for our outage.
+    const result = await callOperation(
+      batch,
+      { emails: ["x@timeout.test", "y@resolver-down.test", "z@resolver-down.test", "not an address"] },
+      contextWithTimeout(50),
+    );
+    expect(result).toMatchObject({
+      kind: "problem",
+      type: "upstream-failed",
+      extensions: { upstream: "dns.fake.invalid" },
+    });
+    expect(result.kind === "problem" && result.detail).toMatch(/none of the batch was counted/);
+  });
+
+  it("answers a batch with no domain to look up, or whose failures are the domains' own, as usual", async () => {
+    const unparsable = expectJson(await callOperation(batch, { emails: ["not an address"] })) as {
+      results: EmailCheckOutput[];
+    };
+    expect(unparsable.results.map((result) => result.reason)).toEqual(["missing-at"]);
+    // SERVFAIL is the domain's answer, not our resolver failing.
+    const servfail = expectJson(
+      await callOperation(batch, { emails: ["x@servfail.test", "y@resolver-down.test"] }),
+    ) as { results: EmailCheckOutput[] };
+    expect(servfail.results.map((result) => result.reason)).toEqual(["dns-servfail", "dns-unavailable"]);
   });
 
   it("weighs a batch at one call per address, and takes at most 50", () => {

@@ -74,7 +74,11 @@ export function judge(email: string, lookup: MailLookup | null, lists: Lists): E
   }
   const disposable = lists.isDisposableDomain(parsed.domain);
   const free = lists.isFreeProvider(parsed.domain);
-  const suggested = suggestDomain(parsed.domain);
+  // A domain that takes mail is someone's real domain (mx.com is not a typo of me.com), unless
+  // it is disposable: typo domains that catch mistyped mail (gmial.com) are listed as such.
+  // While DNS cannot say, nothing is suggested either.
+  const takesNoMail = lookup?.ok === true && lookup.kind !== "mx" && lookup.kind !== "implicit";
+  const suggested = takesNoMail || (disposable && lookup?.ok === true) ? suggestDomain(parsed.domain) : null;
   const flags = {
     ...base,
     normalized: parsed.normalized,
@@ -109,12 +113,12 @@ export function judge(email: string, lookup: MailLookup | null, lists: Lists): E
 /** At most this many lookups at once for a batch: a Worker has six simultaneous connections. */
 const LOOKUP_CONCURRENCY = 6;
 
-/**
- * Checks addresses, looking each distinct domain up once (a batch of colleagues is one
- * lookup). Lookups that fail are answered per address (`unknown`), not for the batch.
- */
-export async function checkEmails(emails: string[], mail: MailResolver, signal?: AbortSignal): Promise<EmailCheck[]> {
-  const loaded = await loadLists();
+/** Each distinct domain of `emails` looked up once (a batch of colleagues is one lookup). */
+export async function lookupDomains(
+  emails: string[],
+  mail: MailResolver,
+  signal?: AbortSignal,
+): Promise<Map<string, MailLookup>> {
   const domains = [
     ...new Set(emails.map((email) => parseAddress(email)).flatMap((parsed) => (parsed.ok ? [parsed.domain] : []))),
   ];
@@ -127,6 +131,23 @@ export async function checkEmails(emails: string[], mail: MailResolver, signal?:
     }
   };
   await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, domains.length) }, worker));
+  return lookups;
+}
+
+/**
+ * The failure to blame on our resolver when every lookup failed on its side (down, silent,
+ * garbage; not a SERVFAIL, which is the domain's own answer), or null. Then nothing in the
+ * answer would be the caller's: it is our upstream failing, answered 502 and not counted.
+ */
+export function resolverFailure(lookups: Map<string, MailLookup>): Extract<MailLookup, { ok: false }> | null {
+  const all = [...lookups.values()];
+  const failed = all.filter((lookup) => !lookup.ok && lookup.reason !== "servfail");
+  return all.length > 0 && failed.length === all.length ? (failed[0] as Extract<MailLookup, { ok: false }>) : null;
+}
+
+/** The answers for addresses whose domains `lookupDomains` looked up; a failed lookup leaves its addresses `unknown`. */
+export async function checkEmails(emails: string[], lookups: Map<string, MailLookup>): Promise<EmailCheck[]> {
+  const loaded = await loadLists();
   return emails.map((email) => {
     const parsed = parseAddress(email);
     return judge(email, parsed.ok ? (lookups.get(parsed.domain) ?? null) : null, loaded);

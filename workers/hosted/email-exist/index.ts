@@ -23,14 +23,14 @@ const REASONS =
 
 const DESCRIPTION =
   "Checks one address: its syntax as mail servers accept it (RFC 5321/5322: a dot-atom or a quoted local part of at most 64 octets, UTF-8 allowed as RFC 6531 does, 254 octets in all; no comments, no address literals, no single-label domains), its domain converted to ASCII when it is internationalised (`jane@bücher.de` is checked as `jane@xn--bcher-kva.de`), " +
-  "where the domain's mail goes (MX records over DNS-over-HTTPS, most preferred first; a null MX means no mail; no MX falls back to the domain's A/AAAA address), and whether the domain is disposable, a free provider, or a typo of a common provider (`suggestion`), and whether the mailbox is a role's (`info@`, `support@`). " +
+  "where the domain's mail goes (MX records over DNS-over-HTTPS, most preferred first; a null MX means no mail; no MX falls back to the domain's A/AAAA address), and whether the domain is disposable, a free provider, or a typo of a common provider (`suggestion`: given only when the domain takes no mail or is disposable, so a real domain that looks like a provider's is never taken for a typo), and whether the mailbox is a role's (`info@`, `support@`). " +
   "`status` is `valid` when the syntax is good, the domain accepts mail and it is not disposable; `invalid` when the syntax is bad or the domain takes no mail; `risky` for a disposable domain that takes mail; `unknown` when DNS could not say. " +
   REASONS +
   'What it does not do: probe the mailbox. A Cloudflare Worker cannot open a connection to port 25, so no SMTP conversation (`RCPT TO`) is held: `smtp` is always `"unchecked"`, and no answer ever says `deliverable`. A `valid` address has a domain that takes mail; the mailbox itself may still not exist. ' +
   "DNS answers are kept per domain for their own TTL (at least a minute, at most a day). If the DNS resolver itself cannot be reached or does not answer in time, the call is answered 502 naming it, and not counted. " +
   "Compared with the references: [reacher's check-if-email-exists](https://github.com/reacherhq/check-if-email-exists) (open source): it connects to the mail server over SMTP and can say whether a mailbox exists, which needs a host with port 25 open — this API cannot; " +
   "its syntax check accepts what this one does, and this one adds IDN-to-punycode, RFC 7505 null MX and the implicit MX, which reacher reports as no MX; reacher's `is_reachable` (safe/risky/invalid/unknown) maps to `status`, its `misc.is_disposable` and `is_role_account` to `disposable` and `role`; " +
-  "reacher has no typo suggestions and no batch call. [AbstractAPI's Email Validation](https://www.abstractapi.com/api/email-verification-validation-api): `is_valid_format`, `is_free_email`, `is_disposable_email`, `is_role_email`, `is_mx_found` and `autocorrect` correspond to `syntax.valid`, `free`, `disposable`, `role`, `mx.acceptsMail` and `suggestion`; " +
+  "reacher's `syntax.suggestion` compares the domain with seven providers by plain Levenshtein distance under 3, whether or not the domain takes mail; this one knows some 50 providers, counts a swapped pair of letters as one edit, and suggests only for a domain that takes no mail or is disposable. Reacher's self-hosted backend has a bulk API that queues a list (it needs PostgreSQL) and is read back later as a job; this API's batch answers up to 50 addresses in the same response. [AbstractAPI's Email Validation](https://www.abstractapi.com/api/email-verification-validation-api): `is_valid_format`, `is_free_email`, `is_disposable_email`, `is_role_email`, `is_mx_found` and `autocorrect` correspond to `syntax.valid`, `free`, `disposable`, `role`, `mx.acceptsMail` and `suggestion`; " +
   'its `is_smtp_valid` and `deliverability` come from an SMTP probe, which this API does not claim — it says `smtp: "unchecked"` rather than guess — and this API adds the MX hosts with their priorities, null MX, the reason for every verdict, and a batch of up to 50 addresses.';
 
 const GMAIL_MX = [
@@ -80,7 +80,7 @@ const BATCH_EXAMPLE: EmailCheckOutput[] = [
     mx: { acceptsMail: false, records: [] },
     disposable: false,
     role: true,
-    free: true,
+    free: false,
     smtp: "unchecked",
   },
 ];
@@ -129,7 +129,7 @@ export const definition: HostedApiDefinition = {
       description:
         `Checks 1 to ${BATCH_MAX} addresses, each as the single call does, and counts one call per address against the plan's limits: a batch of n takes n calls from the month and the per-second allowance, all of them or none. ` +
         "A batch larger than what is left of the month is refused whole (429) and nothing is counted; a batch larger than the per-second allowance is let through when the allowance is full and the next calls wait until it has refilled. " +
-        "Each distinct domain is looked up once. When the DNS resolver fails for a domain, that domain's addresses are answered `unknown` with `reason` `dns-timeout` or `dns-unavailable`, and the rest of the batch is answered as usual.",
+        "Each distinct domain is looked up once. When the DNS resolver fails for a domain, that domain's addresses are answered `unknown` with `reason` `dns-timeout` or `dns-unavailable`, and the rest of the batch is answered as usual. When it fails for every domain of the batch, the call is answered 502 naming it and none of the batch is counted.",
       inputSource: "json",
       input: EmailBatchInputSchema,
       output: {
@@ -138,6 +138,12 @@ export const definition: HostedApiDefinition = {
         example: { count: BATCH_EXAMPLE.length, results: BATCH_EXAMPLE },
       },
       example: { emails: BATCH_EXAMPLE.map((result) => result.email) },
+      errors: [
+        {
+          type: "upstream-failed" as const,
+          when: "The DNS resolver failed for every domain of the batch (none of the batch is counted).",
+        },
+      ],
       weight: (input) => input.emails.length,
       handler: handleEmailBatch,
     }),

@@ -10,8 +10,23 @@ import freeProviders from "email-providers/all.json";
 import roleMailboxes from "role-based-email-addresses";
 
 const DISPOSABLE = new Set<string>(disposableDomains);
+/**
+ * Names in the free list that are no mail service: RFC 2606's example.com, and placeholders
+ * people type into forms. Flagging them `free` would tell a caller they are webmail.
+ */
+const NOT_PROVIDERS = new Set([
+  "example.com",
+  "example.net",
+  "example.org",
+  "test.com",
+  "test.de",
+  "mydomain.com",
+  "yourdomain.com",
+]);
 // The free list also holds disposable services; disposable is the stronger flag.
-const FREE = new Set<string>((freeProviders as string[]).filter((domain) => !DISPOSABLE.has(domain)));
+const FREE = new Set<string>(
+  (freeProviders as string[]).filter((domain) => !DISPOSABLE.has(domain) && !NOT_PROVIDERS.has(domain)),
+);
 const ROLES = new Set<string>((roleMailboxes as string[]).map((role) => role.toLowerCase()));
 
 /** The domain and each parent of it down to two labels: a disposable service's subdomain is disposable too. */

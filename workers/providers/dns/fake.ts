@@ -34,6 +34,8 @@ export const FAKE_DNS: Record<string, Fixture> = {
   // A normal single MX.
   "outlook.com": { kind: "records", mx: ["5 outlook-com.olc.protection.outlook.com."], ttl: 3600 },
   "acme.dev": { kind: "records", mx: ["10 mx.acme.dev."], a: ["203.0.113.7"], ttl: 300 },
+  // A real domain one edit from me.com that takes mail: not a typo to "correct".
+  "mx.com": { kind: "records", mx: ["10 mx1.mx.com.", "20 mx2.mx.com."], ttl: 3600 },
   // A disposable provider that does take mail.
   "mailinator.com": { kind: "records", mx: ["1 mail.mailinator.com."], ttl: 600 },
   // Null MX (RFC 7505): example.com publishes exactly this.
