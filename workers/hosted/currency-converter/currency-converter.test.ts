@@ -284,14 +284,19 @@ describe("currencies", () => {
   });
 });
 
-/** A store in memory (for an empty store and a clock of our own, without touching the shared D1). */
-function memoryStore(initial: readonly DayRates[] = []): RateStore {
+/**
+ * A store in memory (for an empty store and a clock of our own, without touching the shared D1):
+ * `initial` as days fetched, over `snapshot` as the bundled days under them.
+ */
+function memoryStore(initial: readonly DayRates[] = [], snapshot: readonly DayRates[] = []): RateStore {
   const days = new Map(initial.map((day) => [day.date, day]));
-  const view = () => memorySnapshot([...days.values()]);
+  const view = () =>
+    memorySnapshot([...new Map([...snapshot, ...days.values()].map((day) => [day.date, day])).values()]);
   return {
     onOrBefore: async (date) => view().onOrBefore(date),
     between: async (start, end, codes) => view().between(start, end, codes),
     spans: async () => view().spans(),
+    hasFetchedDays: async () => days.size > 0,
     save: async (saved) => {
       for (const day of saved) days.set(day.date, day);
     },
@@ -367,6 +372,29 @@ describe("freshness and the feed", () => {
       }
     },
   );
+
+  // The ECB's published quotes of 2026-04-13 (eurofxref-hist.csv), as the bundled snapshot holds them.
+  const snapshotDay: DayRates = { date: "2026-04-13", rates: { USD: 1.1684, JPY: 186.75, GBP: 0.87058 } };
+
+  it("fills a database holding only the bundled snapshot from the feed on its first call, as an empty one", async () => {
+    const now = Date.parse("2026-11-20T18:00:00Z");
+    const store = memoryStore([], [snapshotDay]);
+    const body = expectJson(await callOperation(latest, { to: "USD" }, contextWith(ratesOver(store, now))));
+    expect(body).toMatchObject({ date: "2026-11-20", stale: false });
+    // The snapshot's days still answer where nothing fetched covers them.
+    const old = expectJson(
+      await callOperation(dated, { date: "2026-04-13", to: "GBP" }, contextWith(ratesOver(store, now))),
+    );
+    expect(old).toMatchObject({ date: "2026-04-13", rates: { GBP: 0.87058 } });
+  });
+
+  it("answers the snapshot's days, marked stale, when that first fill fails", async () => {
+    const now = Date.parse("2026-11-20T18:00:00Z");
+    const store = memoryStore([], [snapshotDay]);
+    const rates = ratesOver(store, now, ["http-500"]);
+    const body = expectJson(await callOperation(latest, { to: "USD" }, contextWith(rates)));
+    expect(body).toMatchObject({ date: "2026-04-13", rates: { USD: 1.1684 }, stale: true });
+  });
 });
 
 function RatesSchemaOf(operation: typeof latest) {
@@ -500,6 +528,19 @@ describe("through the gateway", () => {
     await expectProblem(await callHosted(SELF, "GET", "/api/v1/currency-converter/latest"), 401, "missing-api-key");
   });
 
+  it("refuses a revoked key from the next call on, on every operation", async () => {
+    const { key, keyId, userId } = await createAccountWithKey(env.DB, { planId: "premium" });
+    expect((await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key })).status).toBe(200);
+    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
+    for (const [method, path, body] of [
+      ["GET", "/api/v1/currency-converter/latest?to=USD", undefined],
+      ["GET", "/api/v1/currency-converter/2024-10-10..2024-10-14?to=USD", undefined],
+      ["POST", "/api/v1/currency-converter", { from: "EUR", to: "USD", amount: 1 }],
+    ] as const) {
+      await expectProblem(await callHosted(SELF, method, path, { key, body }), 403, "revoked-api-key");
+    }
+  });
+
   it("is freemium: a Free account's 51st freemium call of the month is refused and not counted", async () => {
     const { key, userId } = await createAccountWithKey(env.DB, { planId: "free" });
     const now = Date.now();
@@ -528,19 +569,6 @@ describe("through the gateway", () => {
     // The Premium plan has no freemium cap.
     const premium = await createAccountWithKey(env.DB, { planId: "premium" });
     expect(
-  it("refuses a revoked key from the next call on, on every operation", async () => {
-    const { key, keyId, userId } = await createAccountWithKey(env.DB, { planId: "premium" });
-    expect((await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key })).status).toBe(200);
-    expect(await revokeApiKey(env.DB, gatewayNotices(env), userId, keyId)).toBe(true);
-    for (const [method, path, body] of [
-      ["GET", "/api/v1/currency-converter/latest?to=USD", undefined],
-      ["GET", "/api/v1/currency-converter/2024-10-10..2024-10-14?to=USD", undefined],
-      ["POST", "/api/v1/currency-converter", { from: "EUR", to: "USD", amount: 1 }],
-    ] as const) {
-      await expectProblem(await callHosted(SELF, method, path, { key, body }), 403, "revoked-api-key");
-    }
-  });
-
       (await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key: premium.key })).status,
     ).toBe(200);
   });
@@ -556,6 +584,18 @@ describe("docs", () => {
     const demo = await SELF.fetch("https://portico.test/currency-converter/live-demo");
     expect(demo.status).toBe(200);
     await demo.arrayBuffer();
+  });
+});
+
+describe("docs text", () => {
+  it("tells a Frankfurter client that it must send x-api-key as well as change the base URL", () => {
+    const text = definition.operations.map((operation) => operation.description).join(" ");
+    expect(text).not.toContain("changing the base URL is enough");
+    expect(text).toMatch(/base URL and send(?:ing)? (?:its|your|the) key in `x-api-key`/);
+  });
+
+  it("says on the dated operation that a range leaves a discontinued currency out after its last day", () => {
+    expect(dated.description).toContain("left out of the days after its last");
   });
 });
 
@@ -577,17 +617,5 @@ describe("the bench's bare route", () => {
       expect(other?.status, path).toBe(404);
     }
     await waitOnExecutionContext(ctx);
-  });
-});
-
-describe("docs text", () => {
-  it("tells a Frankfurter client that it must send x-api-key as well as change the base URL", () => {
-    const text = definition.operations.map((operation) => operation.description).join(" ");
-    expect(text).not.toContain("changing the base URL is enough");
-    expect(text).toMatch(/base URL and send(?:ing)? (?:its|your|the) key in `x-api-key`/);
-  });
-
-  it("says on the dated operation that a range leaves a discontinued currency out after its last day", () => {
-    expect(dated.description).toContain("left out of the days after its last");
   });
 });

@@ -28,11 +28,21 @@ type Checked<T> = { ok: true; value: T } | { ok: false; result: HandlerResult };
 const refuse = (field: string, message: string, extensions?: Record<string, unknown>): HandlerResult =>
   problemResult("invalid-input", message, { errors: { [field]: message }, ...extensions });
 
-/** Every currency the store knows, filling an empty store from the feed first. */
+/**
+ * Every currency the store knows, filling a new database from the feed first: one with no day
+ * at all, or one whose only days are the bundled snapshot's and already stale (a fresh
+ * deployment, or `npm run dev` on a new local database, whose snapshot ends months before).
+ * When that fill fails, the snapshot's days answer, with `stale` saying how old they are.
+ */
 async function knownSpans(ctx: OperationContext): Promise<Checked<Map<string, CurrencySpan>>> {
-  let spans = await ctx.rates.store.spans();
-  if (spans.length === 0) {
+  const byCode = (spans: readonly CurrencySpan[]) => new Map(spans.map((span) => [span.code, span]));
+  let known = byCode(await ctx.rates.store.spans());
+  // Only a stale store is asked whether it was ever fetched into: a healthy one pays no extra read.
+  const snapshotOnly =
+    known.size > 0 && freshness(newestDay(known), ctx.rates.now()).stale && !(await ctx.rates.store.hasFetchedDays());
+  if (known.size === 0 || snapshotOnly) {
     const failure = await ctx.rates.fillEmpty(ctx.signal);
+    if (failure && snapshotOnly) return { ok: true, value: known };
     if (failure) {
       return {
         ok: false,
@@ -46,9 +56,9 @@ async function knownSpans(ctx: OperationContext): Promise<Checked<Map<string, Cu
       };
     }
     ctx.waitUntil(ctx.rates.fillHistory());
-    spans = await ctx.rates.store.spans();
+    known = byCode(await ctx.rates.store.spans());
   }
-  return { ok: true, value: new Map(spans.map((span) => [span.code, span])) };
+  return { ok: true, value: known };
 }
 
 /** Unknown codes are refused before any rate is read. */

@@ -7,13 +7,22 @@
 import { createScheduledController, env } from "cloudflare:test";
 import worker from "~workers/app";
 import { describe, expect, it } from "vitest";
-import { businessDaysAfter, dayNumber, easterSunday, freshness, isTargetBusinessDay, latestDueDay } from "./calendar";
+import {
+  businessDaysAfter,
+  dateOfDay,
+  dayNumber,
+  easterSunday,
+  freshness,
+  isTargetBusinessDay,
+  latestDueDay,
+} from "./calendar";
 import { createFakeEcbFetch, daysOfFile, ecbXml, type FakeEcbAnswer } from "./fake";
 import { FAKE_ECB_BASE_URL, httpEcbFeed, parseEcbXml, type DayRates } from "./feed";
 import { ECB_2024_10_10, fixtureDays, HRK_LAST_DAY } from "./fixture";
 import { ECB_CRONS } from "./job";
 import { feedNeeded, HISTORY_KEY, refreshRates } from "./refresh";
-import { memorySnapshot, snapshotDays, snapshotFileOf, snapshotStore } from "./snapshot";
+import { memorySnapshot, SnapshotFileSchema, snapshotDays, snapshotFileOf, snapshotStore } from "./snapshot";
+import bundled from "./snapshot.json";
 import { d1RateStore, LATEST_KEY, type RateStore } from "./store";
 
 const utc = (iso: string) => Date.parse(iso);
@@ -228,8 +237,38 @@ describe("the store", () => {
     // The kuna's column is null after its last day.
     const kuna = file.currencies.indexOf("HRK");
     expect(file.days.find(([date]) => date === "2023-01-02")?.[1][kuna]).toBeNull();
-    // The bundled snapshot parses (it may hold no day yet: see decision 049).
-    expect(() => snapshotStore().spans()).not.toThrow();
+  });
+});
+
+describe("the bundled snapshot", () => {
+  const file = SnapshotFileSchema.parse(bundled);
+  const days = snapshotDays(file);
+
+  it("holds the ECB's published quotes, as its eurofxref-hist.csv of 2026-04-13 gives them", () => {
+    expect(file.source).toContain("European Central Bank");
+    expect(file.source).toContain("eurofxref-hist");
+    const store = snapshotStore();
+    expect(store.newest()).toBe("2026-04-13");
+    expect(store.onOrBefore("2026-04-13")?.rates).toMatchObject({ USD: 1.1684, JPY: 186.75, GBP: 0.87058, ISK: 143.2 });
+    expect(store.onOrBefore("2026-01-02")?.rates).toMatchObject({ USD: 1.1721, JPY: 183.94, GBP: 0.8719, CHF: 0.9296 });
+    // A weekend answers the Friday before: 2026-04-11 is a Saturday.
+    expect(store.onOrBefore("2026-04-12")?.date).toBe("2026-04-10");
+    expect(store.onOrBefore("2026-04-10")?.rates.USD).toBe(1.1711);
+    // Bulgaria joined the euro on 2026-01-01: the ECB's last lev is 2025-12-31, at the fixed 1.9558.
+    expect(store.spans().find((span) => span.code === "BGN")?.last).toBe("2025-12-31");
+    expect(store.onOrBefore("2025-12-31")?.rates.BGN).toBe(1.9558);
+    expect(store.onOrBefore("2026-01-02")?.rates.BGN).toBeUndefined();
+  });
+
+  it("is at least the last 90 business days, every TARGET business day and nothing else, without the euro", () => {
+    expect(days.length).toBeGreaterThanOrEqual(90);
+    expect(file.currencies).not.toContain("EUR");
+    const first = dayNumber(days[0]?.date ?? "") as number;
+    const last = dayNumber(days.at(-1)?.date ?? "") as number;
+    const expected: string[] = [];
+    for (let day = first; day <= last; day += 1) if (isTargetBusinessDay(day)) expected.push(dateOfDay(day));
+    expect(days.map((day) => day.date)).toEqual(expected);
+    for (const day of days) expect(Object.keys(day.rates).length, day.date).toBeGreaterThanOrEqual(29);
   });
 });
 
@@ -242,6 +281,7 @@ function memoryStore(initial: readonly DayRates[] = []): RateStore & { days: Map
     onOrBefore: async (date) => view().onOrBefore(date),
     between: async (start, end, codes) => view().between(start, end, codes),
     spans: async () => view().spans(),
+    hasFetchedDays: async () => days.size > 0,
     save: async (saved) => {
       for (const day of saved) days.set(day.date, day);
     },

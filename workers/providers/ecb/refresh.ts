@@ -78,9 +78,9 @@ export async function refreshRates(options: RefreshOptions): Promise<EcbRefreshO
 }
 
 /**
- * For a store with no rates at all (a new database whose snapshot is empty too): one read of
- * the 90-day file, so the first call answers without waiting for the cron. Later calls find
- * the rows it stored.
+ * For a new database (no rates at all, or only the bundled snapshot's, already stale): one read
+ * of the 90-day file, so the first call answers the current rates without waiting for the cron.
+ * Later calls find the rows it stored.
  */
 export async function fillEmptyStore(
   store: RateStore,

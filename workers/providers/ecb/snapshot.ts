@@ -1,10 +1,11 @@
 /**
- * The snapshot of the ECB's rates bundled with the Worker (./snapshot.json, written by
- * scripts/refresh-ecb-snapshot.ts from the ECB's eurofxref-hist.xml or its 90-day file). The
- * store reads it under D1, so a fresh deployment or a local database answers for the days it
- * holds before the cron's first fetch, and nothing has to be seeded. The format is one row per
- * day against one list of currencies (null where the ECB published none that day): the whole
- * history since 1999 is about 6,700 rows × 41 columns (decision 049 gives its size).
+ * The snapshot of the ECB's rates bundled with the Worker (./snapshot.json: the ECB's newest 90
+ * business days, written by scripts/refresh-ecb-snapshot.ts from its eurofxref-hist file; the
+ * file's `source` names which and of what day). The store reads it under D1, so a fresh
+ * deployment or a local database answers for the days it holds before anything is fetched, and
+ * nothing has to be seeded. The format is one row per day against one list of currencies (null
+ * where the ECB published none that day). Decision 049 gives why the whole history (6,983 days ×
+ * 41 currencies, 2 MB) goes to D1 instead.
  */
 import { z } from "zod";
 import type { DayRates } from "./feed";

@@ -23,6 +23,11 @@ export interface RateStore {
   between(start: string, end: string, codes?: readonly string[]): Promise<DayRates[]>;
   /** Every currency ever published, with its first and last day. */
   spans(): Promise<CurrencySpan[]>;
+  /**
+   * Whether any day was ever fetched into this database (false on a fresh deployment or a new
+   * local database, whose days are the bundled snapshot's alone).
+   */
+  hasFetchedDays(): Promise<boolean>;
   /** Writes days (a fetch's result), then the KV copies. */
   save(days: readonly DayRates[]): Promise<void>;
 }
@@ -124,6 +129,12 @@ export function d1RateStore(db: D1Database, kv: KVNamespace, snapshot: SnapshotS
     async spans() {
       const cached = await readKv(kv, SPANS_KEY, SpansSchema);
       return mergeSpans(cached ?? (await d1Spans()), snapshot.spans());
+    },
+
+    async hasFetchedDays() {
+      // Every save writes the newest day to KV; without it (never saved, or KV lost) D1 decides.
+      if ((await kv.get(LATEST_KEY)) !== null) return true;
+      return (await db.prepare("SELECT 1 AS found FROM exchange_rates LIMIT 1").first<{ found: number }>()) !== null;
     },
 
     async save(days) {
