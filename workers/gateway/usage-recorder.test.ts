@@ -20,5 +20,13 @@ describe("usage recorder: a call's weight (decision 048)", () => {
     expect(month.byApi).toEqual([{ apiSlug: slug, calls: 4, errors: 2 }]);
     const hourly = (await apiUsageSinceHour(env.DB, utcHourStart(at))).find((row) => row.apiSlug === slug);
     expect(hourly).toMatchObject({ calls: 2, errors: 1, totalLatencyMs: 90 });
+    // usage_daily's latency is per request, as its comment says: three requests of 30 ms, not
+    // six calls' worth. Dividing it by `calls` would not give a mean; nothing does.
+    const daily = await env.DB.prepare(
+      "SELECT calls, errors, total_latency_ms, max_latency_ms FROM usage_daily WHERE key_id = ? AND api_slug = ?",
+    )
+      .bind(account.keyId, slug)
+      .first();
+    expect(daily).toEqual({ calls: 4, errors: 2, total_latency_ms: 90, max_latency_ms: 30 });
   });
 });

@@ -44,8 +44,15 @@ export interface CallRecord {
 }
 
 interface CallCounts {
+  /** Calls and errors count a call's weight where the rollup is the account's (decision 048). */
   calls: number;
   errors: number;
+  /**
+   * Latency always adds once per request, whatever its weight: a batch of 50 took its time
+   * once. So in usage_daily, total_latency_ms / (calls + errors) is no mean latency once a
+   * batch is in the day; nothing reads it so (the benchmarking page reads the hourly rollups,
+   * whose calls are requests). A mean per request there would need a request count of its own.
+   */
   totalLatency: number;
   maxLatency: number;
 }
