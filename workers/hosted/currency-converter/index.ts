@@ -93,7 +93,7 @@ export const definition: HostedApiDefinition = {
         "`/2024-10-01..2024-10-31` answers `start_date`, `end_date` and `rates` by day, with only the business days inside the range; `/2024-10-01..` runs to the newest day. " +
         "In a range, a currency the ECB stopped publishing is answered on its days up to its last and left out of the days after its last, with no error, as Frankfurter does; only a range in which nothing asked was published is a 422, naming the currency's last day. " +
         `A range covers at most ${RANGE_DAYS_MAX} days (ten years). Rates begin on 1999-01-04; a date after tomorrow (UTC) is refused. ` +
-        "The rates are the ECB's own, fetched from its feed each business day since 1999-01-04; the Worker also ships the ECB's newest 90 business days as of its eurofxref-hist file of 2026-04-13, which answer until a new deployment's first fetch. " +
+        "The rates are the ECB's own, every business day since 1999-01-04, read from its feed; the Worker also ships the ECB's newest 90 business days as of its eurofxref-hist file of 2026-04-13 (2025-12-02 to 2026-04-13), which answer until a new deployment's first fetch. " +
         FRESHNESS,
       inputSource: "query",
       input: DatedQuerySchema,
