@@ -127,6 +127,8 @@ describe("gateway: a call's weight", () => {
     const { response, usage } = await call(batch, account.key, { items: ["a", "b"], fail: true });
     expect(response.status).toBe(503);
     expect(response.headers.get("x-ratelimit-remaining")).toBe(String(FREE.monthlyQuota));
+    // The headers show the bucket after the refund too, as the next call will find it.
+    expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"burst";r=${FREE.perSecond};t=0, `));
     const standing = await meterStanding(env, account.metered, Date.now());
     expect(standing.used).toBe(0);
     // The bucket's tokens come back too: a failed batch leaves no debt to wait out.

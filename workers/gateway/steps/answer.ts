@@ -98,8 +98,15 @@ export function settleCall(outcome: Outcome, settlement: Settlement): Response {
   // The Meter counted the call when it let it through; only a call that does not count needs a
   // second trip.
   if (!countsAgainstMonth(outcome)) {
-    // The answer shows the count after the refund, so the headers agree with the next call's.
-    const uncounted = { ...taken, monthlyRemaining: taken.monthlyRemaining + taken.weight };
+    // The answer shows the counts after the refund, so the headers agree with the next call's.
+    // The Meter gives the bucket the weight back up to its size; a call heavier than the bucket
+    // found it full, so that is a full bucket again.
+    const uncounted = {
+      ...taken,
+      monthlyRemaining: taken.monthlyRemaining + taken.weight,
+      burstRemaining: Math.min(taken.burstLimit, taken.burstRemaining + taken.weight),
+      burstResetSeconds: 0,
+    };
     // Every answer here was built by the gateway, so its headers can still be set.
     for (const [name, value] of Object.entries(rateLimitHeaders(uncounted, settlement.windowSeconds))) {
       response.headers.set(name, value);
