@@ -24,7 +24,7 @@ import { createTestContext } from "../../../tests/hosted-context";
 import { callOperation, expectExampleIsReal, expectJson, findOperation } from "../_data/operation-test-helpers";
 import type { HandlerResult, OperationContext } from "../definition";
 import { definition } from ".";
-import type { ExchangeRates } from "./rates";
+import type { ExchangeRates } from "../capabilities";
 
 const latest = findOperation(definition, "getLatestRates");
 const currencies = findOperation(definition, "listCurrencies");

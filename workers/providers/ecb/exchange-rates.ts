@@ -1,8 +1,9 @@
 /**
  * The Currency Converter's rates capability (`ExchangeRates`, declared on the API's side in
  * workers/hosted/capabilities.ts) over the ECB provider: the store of ECB days (D1, KV, the
- * bundled snapshot), a clock for `stale`, and a one-time fill for a store that holds nothing at
- * all (refresh.ts `fillEmptyStore`): the 90-day file before answering, then the whole history
+ * bundled snapshot), a clock for `stale`, and a one-time fill for a store that holds no day
+ * fetched from the feed — empty, or only the bundled snapshot's days once they are stale
+ * (refresh.ts `fillEmptyStore`): the 90-day file before answering, then the whole history
  * after the answer, as the cron's first run would (it is the same job; whichever finishes first
  * sets the history's mark).
  */
