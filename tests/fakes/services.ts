@@ -6,11 +6,11 @@
  */
 import { env } from "cloudflare:test";
 import { readConfig } from "~workers/config";
-import type { KeyRecord } from "~workers/gateway/api-key-auth";
+import type { KeyRecord, KeyStore } from "~workers/gateway/api-key-auth";
 import type { Refund, Standing, TakeResult } from "~workers/gateway/meter";
 import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { hmacUrlSigner } from "~workers/gateway/signed-url";
-import type { AccountMeter, HostedServices, KeyStore, Services, UsageSink } from "~workers/gateway/services";
+import type { AccountMeter, HostedServices, Services, UsageSink } from "~workers/gateway/services";
 import type { CallRecord } from "~workers/gateway/usage-recorder";
 import { d1Cities } from "~workers/hosted/location/cities";
 import { createFakeDohFetch, FAKE_DOH_ENDPOINT } from "~workers/providers/dns/fake";

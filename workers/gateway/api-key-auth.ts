@@ -13,7 +13,6 @@ import { z } from "zod";
 import { apiKeyCacheName } from "~workers/platform/api-keys";
 import { sha256Hex } from "~workers/platform/ids";
 import { REFERRAL_BONUS_CALLS, type PlanId } from "~workers/platform/plans";
-import type { KeyStore } from "./services";
 
 export const MEMORY_TTL_MS = 5_000;
 export const KV_TTL_SECONDS = 300;
@@ -80,6 +79,18 @@ function remember(hash: string, record: KeyRecord | null, now: number): void {
 
 /** Where the records live: D1, the truth, and KV, a cache shared by every isolate. */
 type KeyBindings = Pick<Env, "DB" | "CACHE">;
+
+/** API keys' records, by the key a caller presents. */
+export interface KeyStore {
+  /** The key's record, from wherever it is cheapest to read; null for a key that is not ours. */
+  resolve(key: string, now: number): Promise<KeyRecord | null>;
+  /** The record from the source of truth, past every cache, for when a cached one proved stale. */
+  reload(key: string, now: number): Promise<KeyRecord | null>;
+  /** A key's record by its id (api_keys.id), for a signed URL, which names its key by id. */
+  resolveId(keyId: string, now: number): Promise<KeyRecord | null>;
+  /** The same past every cache. */
+  reloadId(keyId: string, now: number): Promise<KeyRecord | null>;
+}
 
 /** The real KeyStore of the gateway's Services. */
 export function apiKeyStore(db: D1Database, cache: KVNamespace): KeyStore {

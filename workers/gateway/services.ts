@@ -26,24 +26,12 @@ import { ecbFeedFor } from "~workers/providers/ecb";
 import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor } from "~workers/providers/rdap";
-import { apiKeyStore, type KeyRecord } from "./api-key-auth";
+import { apiKeyStore, type KeyStore } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";
 import { hmacUrlSigner, type UrlSigner } from "./signed-url";
 import { createDohResolver, type AddressResolver } from "./url-guard";
 import { recordCall, type CallRecord } from "./usage-recorder";
-
-/** API keys' records, by the key a caller presents. */
-export interface KeyStore {
-  /** The key's record, from wherever it is cheapest to read; null for a key that is not ours. */
-  resolve(key: string, now: number): Promise<KeyRecord | null>;
-  /** The record from the source of truth, past every cache, for when a cached one proved stale. */
-  reload(key: string, now: number): Promise<KeyRecord | null>;
-  /** A key's record by its id (api_keys.id), for a signed URL, which names its key by id. */
-  resolveId(keyId: string, now: number): Promise<KeyRecord | null>;
-  /** The same past every cache. */
-  reloadId(keyId: string, now: number): Promise<KeyRecord | null>;
-}
 
 /** One account's Meter (meter.ts): the call counter that is also the authority on stale records. */
 export interface AccountMeter {

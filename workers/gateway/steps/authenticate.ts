@@ -8,8 +8,7 @@
  * believed; the key it names is then judged exactly as a header key is (revocation and plan
  * in authorise, staleness by the Meter).
  */
-import { presentedKey, type KeyRecord } from "../api-key-auth";
-import type { KeyStore } from "../services";
+import { presentedKey, type KeyRecord, type KeyStore } from "../api-key-auth";
 import { hasSignedUrlParams, type UrlSigner } from "../signed-url";
 import type { Refusal } from "./refusal";
 
