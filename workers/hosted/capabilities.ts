@@ -7,6 +7,7 @@
  */
 import type { FeedFailure } from "~workers/providers/ecb/feed";
 import type { RateStore } from "~workers/providers/ecb/store";
+import type { RegistrationRecord } from "./registration-record";
 
 // ---- Mail (Email Exists) ----
 
@@ -36,63 +37,11 @@ export interface MailResolver {
 // ---- Domain registrations (WHOIS Lookup) ----
 
 /**
- * A domain's registration as the WHOIS Lookup answers it, whichever protocol it came from:
- * RDAP (RFC 9083) or a port-43 WHOIS text. Fields a registry does not give are null (or empty
- * lists); nothing is guessed.
+ * A domain's registration (RDAP or port-43 WHOIS, read into one shape). Its zod schema, from
+ * which these types derive, is in registration-record.ts: the API's answer and the provider's KV
+ * cache both validate against it.
  */
-export interface RegistrarRecord {
-  name: string | null;
-  /** The IANA Registrar ID (publicIds "IANA Registrar ID"), for gTLD registrars; null elsewhere. */
-  ianaId: string | null;
-  url: string | null;
-  abuseEmail: string | null;
-  abusePhone: string | null;
-}
-
-export interface DsRecord {
-  keyTag: number;
-  algorithm: number;
-  digestType: number;
-  digest: string;
-}
-
-/**
- * The registrant as the registry (or the registrar it refers to) gives it. Under GDPR most
- * answers redact it: `redacted` lists what the answer says it withheld (RFC 9537 names, or
- * fields whose value is the registry's "REDACTED…" text), and those fields are null.
- */
-export interface RegistrantRecord {
-  name: string | null;
-  organization: string | null;
-  email: string | null;
-  phone: string | null;
-  street: string[];
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-  redacted: string[];
-}
-
-export interface RegistrationRecord {
-  registrar: RegistrarRecord;
-  status: string[];
-  /** ISO 8601 instants, as the registry gave them, normalised to UTC. */
-  created: string | null;
-  updated: string | null;
-  expires: string | null;
-  /** Lower-case host names. */
-  nameservers: string[];
-  dnssec: { signed: boolean; ds: DsRecord[] };
-  registrant: RegistrantRecord | null;
-  source: "rdap" | "whois";
-  /** The RDAP URL the record was read from (the registry's); null for a port-43 answer. */
-  rdapUrl: string | null;
-  /** The registrar's own RDAP URL when the registry referred to it and it answered. */
-  registrarRdapUrl: string | null;
-  /** The port-43 server that answered; null for RDAP. */
-  whoisServer: string | null;
-}
+export type { DsRecord, RegistrantRecord, RegistrarRecord, RegistrationRecord } from "./registration-record";
 
 /** Why a lookup has no record: expected outcomes, answered as problems by the API. */
 export type LookupFailure =

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RegistrationRecordSchema } from "../registration-record";
 import { MAX_DOMAIN_INPUT, parseDomainName } from "./domain-name";
 
 const DomainField = z
@@ -21,43 +22,16 @@ export const WhoisInputSchema = z.object({
 });
 export type WhoisInput = z.output<typeof WhoisInputSchema>;
 
-const nullableText = z.string().nullable();
-
+/**
+ * The answer: the registration record (its fields and their descriptions are declared once, in
+ * ../registration-record.ts) under the name asked, in both forms, without our routing details
+ * (the registrar's RDAP URL, the port-43 server). Spread in this order so the OpenAPI document
+ * lists the fields as it always has.
+ */
 export const WhoisRecordSchema = z.object({
   domain: z.string().meta({ description: "The name as registries hold it: A-labels, lower case." }),
   unicodeName: z.string().meta({ description: "The same name in Unicode (equal to `domain` for an ASCII name)." }),
   registered: z.literal(true),
-  registrar: z.object({
-    name: nullableText,
-    ianaId: nullableText.meta({ description: "The registrar's IANA id (gTLDs); null where the registry gives none." }),
-    url: nullableText,
-    abuseEmail: nullableText,
-    abusePhone: nullableText,
-  }),
-  status: z.array(z.string()).meta({ description: "EPP statuses as the registry words them." }),
-  created: nullableText.meta({ description: "ISO 8601, UTC." }),
-  updated: nullableText,
-  expires: nullableText,
-  nameservers: z.array(z.string()),
-  dnssec: z.object({
-    signed: z.boolean(),
-    ds: z.array(z.object({ keyTag: z.number(), algorithm: z.number(), digestType: z.number(), digest: z.string() })),
-  }),
-  registrant: z
-    .object({
-      name: nullableText,
-      organization: nullableText,
-      email: nullableText,
-      phone: nullableText,
-      street: z.array(z.string()),
-      city: nullableText,
-      region: nullableText,
-      postalCode: nullableText,
-      country: nullableText,
-      redacted: z.array(z.string()).meta({ description: "What the registry says it withheld (RFC 9537 names)." }),
-    })
-    .nullable(),
-  source: z.enum(["rdap", "whois"]),
-  rdapUrl: nullableText.meta({ description: "The registry RDAP URL answered from; null for a port-43 answer." }),
+  ...RegistrationRecordSchema.omit({ registrarRdapUrl: true, whoisServer: true }).shape,
 });
 export type WhoisRecord = z.infer<typeof WhoisRecordSchema>;

@@ -2,49 +2,20 @@
  * Lookups kept in KV for an hour: registrations change rarely, registries rate-limit (Verisign
  * and several ccTLDs answer 429 past a few queries a second per address), and a repeated lookup
  * should not cost them a query. Answers and "not registered" are kept; failures never are, so a
- * registry that was down is asked again on the next call. A value that does not parse is a miss.
+ * registry that was down is asked again on the next call. A value that does not parse is a miss;
+ * it is read with the record's one schema (workers/hosted/registration-record.ts), the one the
+ * API's answer is built on.
  */
 import { z } from "zod";
+import { RegistrationRecordSchema } from "~workers/hosted/registration-record";
 import type { DomainRegistry } from "./lookup";
 import type { LookupOutcome } from "./record";
 
 export const WHOIS_CACHE_TTL_SECONDS = 60 * 60;
 export const whoisCacheKey = (domain: string) => `whois:v1:${domain}`;
 
-const text = z.string().nullable();
-const RecordSchema = z.object({
-  registrar: z.object({ name: text, ianaId: text, url: text, abuseEmail: text, abusePhone: text }),
-  status: z.array(z.string()),
-  created: text,
-  updated: text,
-  expires: text,
-  nameservers: z.array(z.string()),
-  dnssec: z.object({
-    signed: z.boolean(),
-    ds: z.array(z.object({ keyTag: z.number(), algorithm: z.number(), digestType: z.number(), digest: z.string() })),
-  }),
-  registrant: z
-    .object({
-      name: text,
-      organization: text,
-      email: text,
-      phone: text,
-      street: z.array(z.string()),
-      city: text,
-      region: text,
-      postalCode: text,
-      country: text,
-      redacted: z.array(z.string()),
-    })
-    .nullable(),
-  source: z.enum(["rdap", "whois"]),
-  rdapUrl: text,
-  registrarRdapUrl: text,
-  whoisServer: text,
-});
-
 const CachedSchema = z.union([
-  z.object({ ok: z.literal(true), record: RecordSchema }),
+  z.object({ ok: z.literal(true), record: RegistrationRecordSchema }),
   z.object({ ok: z.literal(false), code: z.literal("not-registered"), host: z.string() }),
 ]);
 
