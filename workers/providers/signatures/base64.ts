@@ -20,5 +20,8 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | null {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  // The shape alone still lets the last character before padding vary in its spare low bits (2 of
+  // them before "=", 4 before "=="), which atob ignores: one signature would verify in 4 or 16
+  // spellings. Only the text that encodes back exactly is canonical. Not a secret, so `===` is fine.
+  return encodeBase64(bytes) === text ? bytes : null;
 }

@@ -30,6 +30,20 @@ describe("verifyCashfreeSignature", () => {
     expect(await verifyCashfreeSignature(input)).toEqual({ ok: true });
   });
 
+  it("accepts only the issued last character of the signature, not the three that differ in its two unused bits", async () => {
+    const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const input = await signed();
+    const signature = input.signature ?? "";
+    // 43 characters and "=" carry 258 bits for a 256-bit MAC: a decoder ignores the 43rd's two low bits.
+    const verdicts = await Promise.all(
+      [...BASE64].map(async (last) => {
+        const spelling = `${signature.slice(0, 42)}${last}=`;
+        return [spelling, (await verifyCashfreeSignature({ ...input, signature: spelling })).ok] as const;
+      }),
+    );
+    expect(verdicts.filter(([, ok]) => ok).map(([spelling]) => spelling)).toEqual([signature]);
+  });
+
   it("matches an HMAC computed independently over timestamp + body", async () => {
     const key = await crypto.subtle.importKey(
       "raw",

@@ -121,6 +121,23 @@ describe("verifyPayPalSignature", () => {
     expect(await verify(webhook, certificateServer().fetchCertificate)).toEqual({ ok: true });
   });
 
+  it("accepts only the issued last character of the signature, not the fifteen that differ in its four unused bits", async () => {
+    const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const webhook = await deliver();
+    const signature = webhook.headers["paypal-transmission-sig"] ?? "";
+    // A 2048-bit signature is 256 bytes: 342 characters and "==" carry 2052 bits, and a decoder
+    // ignores the 342nd's four low bits. One certificate URL for all, so it is fetched once.
+    expect(signature).toMatch(/^[A-Za-z0-9+/]{342}==$/);
+    const server = certificateServer();
+    const verdicts: (readonly [string, boolean])[] = [];
+    for (const last of BASE64) {
+      const spelling = `${signature.slice(0, 341)}${last}==`;
+      const headers = { ...webhook.headers, "paypal-transmission-sig": spelling };
+      verdicts.push([spelling, (await verify({ ...webhook, headers }, server.fetchCertificate)).ok]);
+    }
+    expect(verdicts.filter(([, ok]) => ok).map(([spelling]) => spelling)).toEqual([signature]);
+  });
+
   it("rejects a tampered body", async () => {
     const webhook = await deliver();
     const rawBody = webhook.rawBody.replace('"value":"170.00"', '"value":"1.00"');
