@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
 import { InlineMarkup } from "~/components/inline-markup";
+import { ProblemTable } from "~/components/problem-table";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import { API_KEY_PLACEHOLDER, SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
@@ -265,39 +266,11 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
           </Link>{" "}
           are listed together.
         </p>
-        <table className="mt-3 w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-200 dark:border-slate-700">
-              <th scope="col" className="py-2 pr-3">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Type
-              </th>
-              <th scope="col" className="py-2">
-                When
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {errors.map((error) => (
-              <tr key={error.status} className="border-b border-slate-100 align-top dark:border-slate-800">
-                <td className="py-2 pr-3">{error.status}</td>
-                <td className="py-2 pr-3 font-mono text-xs">
-                  {error.types.map((type, index) => (
-                    <span key={type}>
-                      {index > 0 && " / "}
-                      <Link to={`/problems/${type}`} className="text-brand-600 hover:underline">
-                        {type}
-                      </Link>
-                    </span>
-                  ))}
-                </td>
-                <td className="py-2 text-slate-600 dark:text-slate-400">{error.when}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ProblemTable
+          className="mt-3"
+          textHeading="When"
+          rows={errors.map((error) => ({ status: error.status, types: error.types, text: error.when }))}
+        />
       </section>
 
       <section aria-labelledby="plans" className="mt-10">

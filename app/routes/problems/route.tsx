@@ -6,6 +6,7 @@
  */
 import { data, Link } from "react-router";
 import { InlineMarkup } from "~/components/inline-markup";
+import { ProblemTable } from "~/components/problem-table";
 import { titled } from "~/lib/page-meta";
 import { isProblemType, PROBLEM_BASE_URL, PROBLEM_TYPES } from "~workers/http/problem";
 import type { Route } from "./+types/route";
@@ -31,8 +32,6 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
     { name: "description", content: problem.description.replaceAll("`", "") },
   ];
 };
-
-const LINK = "text-brand-600 hover:underline";
 
 export default function Problems({ loaderData }: Route.ComponentProps) {
   const { problem, all } = loaderData;
@@ -86,34 +85,11 @@ export default function Problems({ loaderData }: Route.ComponentProps) {
           <p className="mt-4 text-slate-700 dark:text-slate-300">
             Every error the API answers names one of these types. Open one for what it means and what to do.
           </p>
-          <table className="mt-6 w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-200 dark:border-slate-700">
-                <th scope="col" className="py-2 pr-3">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Type
-                </th>
-                <th scope="col" className="py-2">
-                  Title
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {all.map((entry) => (
-                <tr key={entry.type} className="border-b border-slate-100 align-top dark:border-slate-800">
-                  <td className="py-2 pr-3">{entry.status}</td>
-                  <td className="py-2 pr-3 font-mono text-xs">
-                    <Link to={`/problems/${entry.type}`} className={LINK}>
-                      {entry.type}
-                    </Link>
-                  </td>
-                  <td className="py-2 text-slate-600 dark:text-slate-400">{entry.title}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ProblemTable
+            className="mt-6"
+            textHeading="Title"
+            rows={all.map((entry) => ({ status: entry.status, types: [entry.type], text: entry.title }))}
+          />
           <ProblemShape />
         </>
       )}
