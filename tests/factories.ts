@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { generateApiKey } from "~workers/platform/api-keys";
 import { sha256Hex } from "~workers/platform/ids";
+import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 
 /** Test data with random parts, so tests sharing a file's storage never collide. */
 export function randomSuffix(): string {
@@ -274,4 +275,27 @@ export function multipartOf(
     offset += part.length;
   }
   return { rawBody: body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * `count` freemium calls of a Free account's current month, taken from its Meter as if made
+ * over the last minute, half a second apart: through HTTP they would wait out the plan's
+ * per-second limit (25 s for 49 calls). The Meter is the gateway's: same account, same period.
+ */
+export async function spendFreemiumCalls(userId: string, count: number): Promise<void> {
+  const now = Date.now();
+  const period = currentPlanPeriod({ planId: "free", planExpiresAt: null }, now);
+  const meter = env.METER.get(env.METER.idFromName(userId));
+  for (let i = 0; i < count; i++) {
+    const earlier = await meter.take({
+      now: Math.max(period.start, now - 60_000) + i * 500,
+      perSecond: PLANS.free.perSecond,
+      monthlyQuota: PLANS.free.monthlyQuota,
+      periodStart: period.start,
+      periodEnd: period.resetsAt,
+      freemiumCap: FREE_PLAN_FREEMIUM_CAP,
+      bonusGranted: 0,
+    });
+    expect(earlier.ok).toBe(true);
+  }
 }

@@ -6,8 +6,8 @@ import { MEMORY_TTL_MS, resolveApiKey } from "~workers/gateway/api-key-auth";
 import { runOperation } from "~workers/gateway/gateway";
 import { findDefinition } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
-import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
-import { callHosted, createAccountWithKey, eventually, randomSuffix } from "../factories";
+import { FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
+import { callHosted, createAccountWithKey, eventually, randomSuffix, spendFreemiumCalls } from "../factories";
 
 const CREATE = "/api/v1/urlshortener";
 
@@ -203,23 +203,8 @@ describe("gateway: limits", () => {
     };
 
     const { key, userId } = await createAccountWithKey(env.DB);
-    // The first 49 freemium calls of the month, made earlier (through HTTP they would take
-    // 25 s of per-second waits). The Meter is the gateway's: same account, same period.
-    const now = Date.now();
-    const period = currentPlanPeriod({ planId: "free", planExpiresAt: null }, now);
-    const meter = env.METER.get(env.METER.idFromName(userId));
-    for (let i = 0; i < FREE_PLAN_FREEMIUM_CAP - 1; i++) {
-      const earlier = await meter.take({
-        now: Math.max(period.start, now - 60_000) + i * 500,
-        perSecond: PLANS.free.perSecond,
-        monthlyQuota: PLANS.free.monthlyQuota,
-        periodStart: period.start,
-        periodEnd: period.resetsAt,
-        freemiumCap: FREE_PLAN_FREEMIUM_CAP,
-        bonusGranted: 0,
-      });
-      expect(earlier.ok).toBe(true);
-    }
+    // The first 49 freemium calls of the month, made earlier.
+    await spendFreemiumCalls(userId, FREE_PLAN_FREEMIUM_CAP - 1);
 
     const fiftieth = await callApp("/freemium", key);
     expect(fiftieth.status).toBe(200);

@@ -17,8 +17,8 @@ import { ECB_2024_10_10, fixtureDays, HRK_LAST_DAY } from "~workers/providers/ec
 import { memorySnapshot } from "~workers/providers/ecb/snapshot";
 import { d1RateStore, type RateStore } from "~workers/providers/ecb/store";
 import { revokeApiKey } from "~workers/platform/api-keys";
-import { currentPlanPeriod, FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
-import { callHosted, createAccountWithKey, expectProblem } from "../../../tests/factories";
+import { FREE_PLAN_FREEMIUM_CAP } from "~workers/platform/plans";
+import { callHosted, createAccountWithKey, expectProblem, spendFreemiumCalls } from "../../../tests/factories";
 import { testHostedServices } from "../../../tests/fakes/services";
 import { createTestContext } from "../../../tests/hosted-context";
 import { callOperation, expectExampleIsReal, expectJson, findOperation } from "../_data/operation-test-helpers";
@@ -543,21 +543,7 @@ describe("through the gateway", () => {
 
   it("is freemium: a Free account's 51st freemium call of the month is refused and not counted", async () => {
     const { key, userId } = await createAccountWithKey(env.DB, { planId: "free" });
-    const now = Date.now();
-    const period = currentPlanPeriod({ planId: "free", planExpiresAt: null }, now);
-    const meter = env.METER.get(env.METER.idFromName(userId));
-    for (let i = 0; i < FREE_PLAN_FREEMIUM_CAP - 1; i++) {
-      const earlier = await meter.take({
-        now: Math.max(period.start, now - 60_000) + i * 500,
-        perSecond: PLANS.free.perSecond,
-        monthlyQuota: PLANS.free.monthlyQuota,
-        periodStart: period.start,
-        periodEnd: period.resetsAt,
-        freemiumCap: FREE_PLAN_FREEMIUM_CAP,
-        bonusGranted: 0,
-      });
-      expect(earlier.ok).toBe(true);
-    }
+    await spendFreemiumCalls(userId, FREE_PLAN_FREEMIUM_CAP - 1);
     const fiftieth = await callHosted(SELF, "GET", "/api/v1/currency-converter/latest?to=USD", { key });
     expect(fiftieth.status).toBe(200);
     const refused = await expectProblem(
