@@ -23,6 +23,7 @@ const production = {
   RDAP_PROVIDER: "live",
   ECB_PROVIDER: "ecb",
   MX_PROVIDER: "doh",
+  SOCIAL_PROVIDER: "live",
 };
 
 describe("configuration", () => {
@@ -52,6 +53,10 @@ describe("configuration", () => {
     ["ECB_PROVIDER", { ECB_PROVIDER: "fake" }],
     // Plain HTTP would let anyone on the path publish the rates every conversion uses.
     ["ECB_BASE_URL", { ECB_BASE_URL: "http://www.ecb.europa.eu/stats/eurofxref" }],
+    ["SOCIAL_PROVIDER", { SOCIAL_PROVIDER: "fake" }],
+    // Plain HTTP would let anyone on the path answer for a platform (and pick the media we tunnel).
+    ["YOUTUBE_BASE_URL", { YOUTUBE_BASE_URL: "http://www.youtube.com" }],
+    ["X_SYNDICATION_URL", { X_SYNDICATION_URL: "http://cdn.syndication.twimg.com" }],
   ])("refuses the development value of %s in production", (field, change) => {
     const parsed = ConfigSchema.safeParse({ ...production, ...change });
     expect(parsed.success).toBe(false);

@@ -80,8 +80,29 @@ const BaseSchema = z
     PUBLIC_HOSTS: hostList,
     // The WHOIS Lookup's registries: the recorded fakes (workers/providers/rdap/fake.ts) or the real ones.
     RDAP_PROVIDER: z.enum(["fake", "live"]).default("fake"),
+    // The Social Media Videos Downloader's platforms: the recorded fakes
+    // (workers/providers/social/*/fake.ts) or the platforms themselves, at these base URLs.
+    SOCIAL_PROVIDER: z.enum(["fake", "live"]).default("fake"),
+    YOUTUBE_BASE_URL: z.url().default("https://www.youtube.com"),
+    INSTAGRAM_BASE_URL: z.url().default("https://www.instagram.com"),
+    FACEBOOK_BASE_URL: z.url().default("https://www.facebook.com"),
+    X_SYNDICATION_URL: z.url().default("https://cdn.syndication.twimg.com"),
+    X_API_URL: z.url().default("https://api.x.com"),
+    LINKEDIN_BASE_URL: z.url().default("https://www.linkedin.com"),
+    PINTEREST_BASE_URL: z.url().default("https://www.pinterest.com"),
   })
   .extend(PaymentsConfigSchema.shape);
+
+/** The platforms' base URLs (Social Media Videos Downloader), each https in production. */
+export const SOCIAL_BASE_URL_KEYS = [
+  "YOUTUBE_BASE_URL",
+  "INSTAGRAM_BASE_URL",
+  "FACEBOOK_BASE_URL",
+  "X_SYNDICATION_URL",
+  "X_API_URL",
+  "LINKEDIN_BASE_URL",
+  "PINTEREST_BASE_URL",
+] as const;
 
 export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.APP_ENV !== "production") return;
@@ -98,6 +119,10 @@ export const ConfigSchema = BaseSchema.superRefine((config, ctx) => {
   if (config.BENCH_ROUTES === "on") refuse("BENCH_ROUTES", "the benchmark routes are for local measurement only");
   if (config.PUBLIC_HOSTS.length === 0) refuse("PUBLIC_HOSTS", "list the hosts the site is served on");
   if (config.RDAP_PROVIDER === "fake") refuse("RDAP_PROVIDER", "the recorded registries are for development only");
+  if (config.SOCIAL_PROVIDER === "fake") refuse("SOCIAL_PROVIDER", "the recorded platforms are for development only");
+  for (const key of SOCIAL_BASE_URL_KEYS) {
+    if (!config[key].startsWith("https://")) refuse(key, "must be an https URL");
+  }
   checkProductionPayments(config, refuse);
   if (config.OIDC_PROVIDER === "google" && !config.OIDC_ISSUER.startsWith("https://"))
     refuse("OIDC_ISSUER", "must be an https URL");

@@ -73,3 +73,110 @@ export interface ExchangeRates {
   fillHistory(): Promise<unknown>;
   now(): number;
 }
+
+// ---- Social media posts (Social Media Videos Downloader) ----
+
+/** The platforms whose posts the downloader reads; `x` is also called Twitter. */
+export const PLATFORMS = ["youtube", "instagram", "facebook", "x", "linkedin", "pinterest"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/**
+ * A post URL recognised as one platform's (workers/hosted/youtube-instagram-video-downloader/
+ * recognise.ts): the post's id and the canonical URL built from it, with every tracking
+ * parameter and look-alike spelling gone. Extractors read only this, never the caller's text.
+ */
+export interface PostRef {
+  platform: Platform;
+  /** The platform's own id: a YouTube video id, an Instagram shortcode, a tweet id, an activity urn's number. */
+  id: string;
+  /**
+   * What the URL points at where a platform has several kinds (`short` and `video` on YouTube,
+   * `reel` and `post` on Instagram, `share` for a Facebook /share/v/ or fb.watch link that must
+   * be followed to find the video's id).
+   */
+  kind: string;
+  /** The canonical URL on the platform's main host, e.g. `https://www.youtube.com/watch?v=<id>`. */
+  url: string;
+}
+
+export interface ExtractedMedia {
+  url: string;
+  type: "video" | "audio" | "image";
+  /** `1080p`, `720p`, `audio 128k`, `original`: the platform's own label where it has one. */
+  quality: string | null;
+  width: number | null;
+  height: number | null;
+  mimeType: string;
+  /** A video with its sound in the same file (false for YouTube's separate video-only streams). */
+  hasAudio: boolean;
+  sizeBytes?: number;
+  /** Bitrate in bits per second, where the platform gives it: ranks otherwise equal media. */
+  bitrate?: number;
+  /**
+   * The URL works only from the address that asked for it (YouTube's googlevideo URLs): the API
+   * answers a signed tunnel URL on our host in its place.
+   */
+  boundToRequester?: boolean;
+}
+
+export interface ExtractedPost {
+  platform: Platform;
+  id: string;
+  title: string | null;
+  author: { name: string | null; handle: string | null; url: string | null };
+  thumbnail: string | null;
+  durationSec: number | null;
+  /** Every item of the post (a carousel's or a thread's all), in the platform's order. */
+  media: ExtractedMedia[];
+}
+
+/**
+ * Why a post could not be read: expected outcomes, answered as typed problems by the API
+ * (never a 500, never an empty success).
+ *   content-private      the post exists but only its audience may see it
+ *   content-unavailable  deleted, never existed, or (`regionLocked`) blocked where we asked from
+ *   login-required       the platform demands a signed-in user or a bot check
+ *   upstream-rate-limited the platform throttled us (`retryAfterSeconds` when it said)
+ *   upstream-blocked     the platform refuses our addresses outright
+ *   extractor-outdated   the answer no longer has the shape the extractor reads (`what` says which part)
+ *   drm-protected        the media is encrypted (Widevine, PlayReady, FairPlay): refused
+ */
+export type ExtractionFailure =
+  | { ok: false; kind: "content-private"; detail: string }
+  | { ok: false; kind: "content-unavailable"; detail: string; regionLocked?: boolean }
+  | { ok: false; kind: "login-required"; detail: string }
+  | { ok: false; kind: "upstream-rate-limited"; detail: string; retryAfterSeconds?: number }
+  | { ok: false; kind: "upstream-blocked"; detail: string }
+  | { ok: false; kind: "extractor-outdated"; detail: string; what: string }
+  | { ok: false; kind: "drm-protected"; detail: string };
+
+export type Extraction = { ok: true; post: ExtractedPost } | ExtractionFailure;
+
+/** An Instagram profile's public face (the older `type: "profile_pic"` call). */
+export interface SocialProfile {
+  username: string;
+  fullName: string | null;
+  bio: string | null;
+  /** The largest profile picture the platform gives. */
+  profilePic: string;
+  followers: number | null;
+  following: number | null;
+}
+
+export type ProfileExtraction = { ok: true; profile: SocialProfile } | ExtractionFailure;
+
+/**
+ * The platforms' posts, read by one extractor per platform (workers/providers/social), real or
+ * the recorded fakes by configuration (SOCIAL_PROVIDER).
+ */
+export interface SocialMedia {
+  extract(ref: PostRef, signal: AbortSignal): Promise<Extraction>;
+  /** An Instagram profile by user name. */
+  profile(username: string, signal: AbortSignal): Promise<ProfileExtraction>;
+  /**
+   * Fetches a media URL an extraction answered, for the tunnel: only a host of the platform's
+   * own media CDNs is fetched (anything else is refused with `null`), `range` is passed on, and
+   * the upstream's response is returned unread, so its body streams.
+   */
+  openMedia(url: string, init: { range: string | null; signal: AbortSignal }): Promise<Response | null>;
+}

@@ -1,0 +1,58 @@
+/**
+ * Media bytes for the platforms' fakes: a deterministic body of the fixture's size (so a test
+ * can check every byte that reached it through the tunnel), served as a CDN serves a file:
+ * `Accept-Ranges`, single `Range: bytes=a-b` / `a-` / `-n` requests answered 206 with
+ * `Content-Range`, an unsatisfiable one 416, streamed in chunks rather than built whole.
+ */
+
+/** The byte at `offset` of the fake file named `seed`: cheap, and different for each file. */
+export function fakeMediaByte(seed: string, offset: number): number {
+  let hash = 2166136261;
+  for (let i = 0; i < seed.length; i++) hash = Math.imul(hash ^ seed.charCodeAt(i), 16777619);
+  return (Math.imul(hash ^ offset, 2654435761) >>> 24) & 0xff;
+}
+
+export function fakeMediaBytes(seed: string, start: number, end: number): Uint8Array {
+  const bytes = new Uint8Array(end - start);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = fakeMediaByte(seed, start + i);
+  return bytes;
+}
+
+const CHUNK = 64 * 1024;
+
+/** A response for `request` to the fake file `seed` of `size` bytes and type `mimeType`. */
+export function fakeMediaResponse(request: Request, file: { seed: string; size: number; mimeType: string }): Response {
+  const headers = new Headers({ "content-type": file.mimeType, "accept-ranges": "bytes" });
+  let start = 0;
+  let end = file.size; // exclusive
+  let status = 200;
+  const range = request.headers.get("range");
+  if (range) {
+    const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    const first = match?.[1] ? Number(match[1]) : null;
+    const last = match?.[2] ? Number(match[2]) : null;
+    if (match && first !== null && first < file.size && (last === null || last >= first)) {
+      start = first;
+      end = last === null ? file.size : Math.min(last + 1, file.size);
+      status = 206;
+    } else if (match && first === null && last !== null && last > 0) {
+      start = Math.max(0, file.size - last);
+      status = 206;
+    } else {
+      return new Response(null, { status: 416, headers: { "content-range": `bytes */${file.size}` } });
+    }
+    headers.set("content-range", `bytes ${start}-${end - 1}/${file.size}`);
+  }
+  headers.set("content-length", String(end - start));
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  let offset = start;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= end) return controller.close();
+      const next = Math.min(offset + CHUNK, end);
+      controller.enqueue(fakeMediaBytes(file.seed, offset, next));
+      offset = next;
+    },
+  });
+  return new Response(body, { status, headers });
+}

@@ -1,0 +1,47 @@
+/**
+ * The platforms' local fakes, answered in process (SOCIAL_PROVIDER=fake, development and
+ * tests): each platform's `fake.ts` answers the requests its extractor makes from recorded
+ * fixtures that follow the platform's real answers, and its media hosts from `fake-media.ts`.
+ * The extractors run unchanged against them: only the `fetch` under them is this one.
+ * Reached only through `loadFakes()` (workers/providers/fakes.ts), so production holds none of it.
+ */
+import { hostMatches } from "./extractor";
+
+export interface FakePlatform {
+  /** The hosts it answers, in `hostMatches` form. */
+  hosts: readonly string[];
+  handle(request: Request): Promise<Response> | Response;
+}
+
+/** Each platform's fake; a platform adds its own line. */
+const FAKE_PLATFORMS: FakePlatform[] = [];
+
+/** A `fetch` answering every platform host from its fake; any other host is unreachable, as offline. */
+export function createFakeSocialFetch(platforms: readonly FakePlatform[] = FAKE_PLATFORMS): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    request.signal?.throwIfAborted();
+    const host = new URL(request.url).hostname;
+    const platform = platforms.find((candidate) => hostMatches(host, candidate.hosts));
+    if (!platform) throw new TypeError(`fetch failed: ${host} is not reachable from the recorded platforms`);
+    return platform.handle(request);
+  };
+}
+
+/**
+ * The situations the recorded fixtures cover. Each platform's `fixtures.ts` exports the post
+ * URLs of the ones it records (`<PLATFORM>_FIXTURE_URLS`), which its tests and the API's
+ * gateway tests walk.
+ */
+export type FixtureScenario =
+  | "public"
+  | "carousel"
+  | "multiQuality"
+  | "private"
+  | "deleted"
+  | "regionLocked"
+  | "loginWall"
+  | "rateLimited"
+  | "blocked"
+  | "changedShape"
+  | "drm";
