@@ -20,6 +20,7 @@ import { createFakeEcbFetch } from "~workers/providers/ecb/fake";
 import { FAKE_ECB_BASE_URL, httpEcbFeed } from "~workers/providers/ecb/feed";
 import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
 import { fakeDomainRegistry } from "~workers/providers/rdap/fake";
+import { hmacTunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./network";
 
 /** A key store holding fixed records; `reload` reads `fresh` (what D1 would say now) when given. */
@@ -98,6 +99,8 @@ export function testHostedServices(
     rates: ecbExchangeRates(env.DB, env.CACHE, httpEcbFeed(createFakeEcbFetch(), FAKE_ECB_BASE_URL)),
     // Signing is local computation: the real signer, under the test environment's secret.
     urlSigner: hmacUrlSigner(readConfig(env).SESSION_SECRET),
+    // The downloader's media-tunnel tokens, local computation too.
+    tunnels: hmacTunnelTokens(readConfig(env).SESSION_SECRET),
     // The recorded registries of the WHOIS Lookup, over the test's KV.
     registry: fakeDomainRegistry(env.CACHE),
   };

@@ -5,6 +5,7 @@
  */
 import type { CallerAccount, OperationContext } from "~workers/hosted/definition";
 import type { HostedServices } from "./services";
+import { tunnelUrlFor } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { fetchGuarded } from "./url-guard";
 
 export interface OperationContextOptions {
@@ -56,5 +57,13 @@ export function createOperationContext(options: OperationContextOptions): Operat
       });
       return { url: `${origin}${path}?${query}`, expiresAt };
     },
+    tunnelUrl: (upstreamUrl, media) =>
+      tunnelUrlFor(
+        services.tunnels,
+        options.origin ?? new URL(options.request.url).origin,
+        upstreamUrl,
+        media,
+        Date.now(),
+      ),
   };
 }

@@ -26,6 +26,7 @@ import { ecbFeedFor } from "~workers/providers/ecb";
 import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor } from "~workers/providers/rdap";
+import { hmacTunnelTokens, type TunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { apiKeyStore, type KeyStore } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";
@@ -64,6 +65,8 @@ export interface HostedServices {
   rates: ExchangeRates;
   /** Signs and verifies signed URLs (signed-url.ts), with a key derived from SESSION_SECRET. */
   urlSigner: UrlSigner;
+  /** Mints and opens the downloader's media-tunnel tokens, with a key derived from SESSION_SECRET. */
+  tunnels: TunnelTokens;
   /** Domain registrations over RDAP and port 43 (WHOIS Lookup), the registries real or recorded. */
   registry: DomainRegistry;
 }
@@ -95,6 +98,7 @@ export function createServices(
     mail: mailResolverFor(config, env.CACHE),
     rates: ecbExchangeRates(env.DB, env.CACHE, ecbFeedFor(config)),
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
+    tunnels: hmacTunnelTokens(config.SESSION_SECRET),
     registry: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
   };
 }

@@ -90,26 +90,34 @@ function toBase64Url(bytes: Uint8Array): string {
 
 const keys = new Map<string, Promise<CryptoKey>>();
 
-/** The HMAC key for signed URLs, derived once per isolate from the secret. */
-function signingKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+/**
+ * An HMAC-SHA256 key derived from `secret` with HKDF under `info`, once per isolate. Each use
+ * of SESSION_SECRET (signed URLs here, the downloader's media tunnel) takes its own label, so
+ * nothing one of them signs is any use to another.
+ */
+export function derivedHmacKey(secret: string, info: string): Promise<CryptoKey> {
+  const id = `${info}\n${secret}`;
+  let key = keys.get(id);
   if (!key) {
     const encoder = new TextEncoder();
     key = crypto.subtle
       .importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
       .then((base) =>
         crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: encoder.encode(HKDF_SALT), info: encoder.encode(HKDF_INFO) },
+          { name: "HKDF", hash: "SHA-256", salt: encoder.encode(HKDF_SALT), info: encoder.encode(info) },
           base,
           { name: "HMAC", hash: "SHA-256", length: 256 },
           false,
           ["sign"],
         ),
       );
-    keys.set(secret, key);
+    keys.set(id, key);
   }
   return key;
 }
+
+/** The HMAC key for signed URLs. */
+const signingKey = (secret: string) => derivedHmacKey(secret, HKDF_INFO);
 
 async function mac(secret: string, canonical: string): Promise<Uint8Array> {
   const key = await signingKey(secret);

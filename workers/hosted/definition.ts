@@ -76,6 +76,13 @@ export interface OperationContext {
     params: URLSearchParams;
     expiresInSeconds: number;
   }): Promise<{ url: string; expiresAt: number }>;
+  /**
+   * A URL on our host that streams `upstreamUrl` through the Worker, Range requests included,
+   * for media a platform binds to the address that asked for it (decision 052). It names that
+   * one URL, its type and the download's file name, and expires in minutes; whoever holds it
+   * may fetch it without a key until then.
+   */
+  tunnelUrl(upstreamUrl: string, media: { mimeType: string; filename: string }): Promise<string>;
 }
 
 /** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */

@@ -86,6 +86,27 @@ export const PROBLEM_TYPES = {
     description: "The signed URL was genuine, but its lifetime (`expires`) has passed. `detail` says when it ended.",
     action: "Ask for a new signed URL; one lives up to seven days.",
   },
+  "invalid-tunnel-url": {
+    status: 404,
+    title: "Tunnel URL not valid",
+    description:
+      "A media URL of the Social Media Videos Downloader (`…/tunnel/<token>`) that Portico did not issue this way: its token was changed, cut short or copied wrongly, a query string was added, or it names a host the tunnel never fetches. A tunnel URL is its own credential, so one that is not ours names nothing here.",
+    action: "Use the media URL exactly as the API answered it, or call the API again for a fresh one.",
+  },
+  "expired-tunnel-url": {
+    status: 410,
+    title: "Tunnel URL expired",
+    description:
+      "A media URL of the Social Media Videos Downloader is usable for fifteen minutes from the call that answered it. A download started in time runs to its end; a request started later (a resumed download, a player seeking) is refused. `detail` says when it ended.",
+    action: "Call the API again for a fresh media URL and start the download from it.",
+  },
+  "range-not-satisfiable": {
+    status: 416,
+    title: "Range not satisfiable",
+    description:
+      "The request's `Range` starts at or beyond the end of the file. `Content-Range: bytes */<size>` gives the file's size.",
+    action: "Ask for a range within the file's size, or leave `Range` out to get the whole file.",
+  },
   "plan-required": {
     status: 403,
     title: "Not included in your plan",

@@ -1,0 +1,297 @@
+/**
+ * The media tunnel (decision 052). Some platforms bind a media URL to the address that asked
+ * for it (YouTube's googlevideo URLs carry the requester's `ip=`), so a caller cannot download
+ * what we extracted. For those the API answers a URL on our host instead,
+ *
+ *   GET|HEAD /api/v1/youtube-instagram-video-downloader/tunnel/<token>
+ *
+ * and the Worker streams the upstream's bytes through itself, Range requests included, never
+ * holding the whole file.
+ *
+ * The token is the credential: no API key is asked for (an `<a download>`, a video player or a
+ * bot's file fetcher sends none), and fetching it is not a counted call; the extraction that
+ * minted it was. It is
+ *
+ *   <payload>.<mac>   payload  base64url of JSON {u: upstream URL, m: MIME type, f: file name, e: expiry (epoch s)}
+ *                     mac      base64url of HMAC-SHA256(payload), under a key HKDF derives from
+ *                              SESSION_SECRET with its own label ("portico media-tunnel v1")
+ *
+ * so it names its one upstream URL and nothing else: the tunnel fetches only the URL inside a
+ * token whose MAC is ours (never one the request names), and any other URL needs another MAC.
+ * The label keeps a tunnel token from standing for a signed URL or a session, or the other way
+ * round. The payload is readable, not secret: it holds a media URL that works only from our
+ * address and the name the API already answered. A token is accepted in the one spelling we
+ * write (both parts canonical base64url, compared as text), with no query string added.
+ *
+ * Lifetime: TUNNEL_LIFETIME_SECONDS, fifteen minutes, judged when a request starts. Long enough
+ * for a program to hand the URL on (a bot passing it to Telegram's servers, a page a person
+ * clicks) and to start even a very large download, which then runs to its end however long it
+ * takes. A request that starts after expiry is refused with 410, a Range request included: a
+ * resumed download or a player seeking past that point asks the API again. The token spends our
+ * bandwidth without counting a call, so a leaked one must die soon; the upstream's own URL
+ * (YouTube's lives about six hours) would allow far longer.
+ *
+ * The bytes are a third party's, served from our origin: the answer is always an attachment,
+ * its type only a video/audio/image type fixed when the token was minted (SVG excepted, which
+ * can hold script), with nosniff, so nothing the platform sends can run as our page.
+ */
+import { z } from "zod";
+import type { SocialMedia } from "~workers/hosted/capabilities";
+import { derivedHmacKey, timingSafeEqualBytes } from "~workers/gateway/signed-url";
+import { problemBody, type ProblemType } from "~workers/http/problem";
+import { fromBase64Url, toBase64Url } from "~workers/platform/signing";
+
+export const TUNNEL_PATH = "/api/v1/youtube-instagram-video-downloader/tunnel";
+export const TUNNEL_LIFETIME_SECONDS = 15 * 60;
+/** Clock difference between the location that minted a token and the one that serves it. */
+const CLOCK_SKEW_SECONDS = 60;
+const HKDF_INFO = "portico media-tunnel v1";
+/** Longer than any media URL a platform answers (googlevideo's are ~1-2 KB); far below URL limits. */
+const UPSTREAM_URL_MAX = 4096;
+const FILENAME_MAX = 150;
+
+/** What a token names. */
+export interface TunnelTicket {
+  url: string;
+  mimeType: string;
+  filename: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+export type TunnelVerdict =
+  { ok: true; ticket: TunnelTicket } | { ok: false; reason: "invalid" | "expired"; detail: string };
+
+export interface TunnelTokens {
+  /** The token for `ticket` (its type and name made safe first: see safeMediaType, safeFilename). */
+  seal(ticket: TunnelTicket): Promise<string>;
+  /** The ticket when `token` is one of ours, in the one spelling we write, and not expired at `now` (ms). */
+  open(token: string, now: number): Promise<TunnelVerdict>;
+}
+
+const PayloadSchema = z.strictObject({
+  u: z.string().max(UPSTREAM_URL_MAX),
+  m: z.string().max(100),
+  f: z.string().max(FILENAME_MAX * 4),
+  e: z.number().int().nonnegative(),
+});
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+/** base64url of 32 bytes, as toBase64Url writes it. */
+const MAC_SEGMENT = /^[A-Za-z0-9_-]{43}$/;
+
+/** A type the answer may carry: video, audio or an image other than SVG, without parameters; else octet-stream. */
+export function safeMediaType(mimeType: string): string {
+  const type = (mimeType.split(";")[0] ?? "").trim().toLowerCase();
+  if (!/^(video|audio|image)\/[a-z0-9][a-z0-9.+-]{0,60}$/.test(type) || type.startsWith("image/svg")) {
+    return "application/octet-stream";
+  }
+  return type;
+}
+
+/** A file name without path separators, quotes or control characters, at most FILENAME_MAX characters. */
+export function safeFilename(filename: string): string {
+  const clean = [...filename.replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, "_").trim()]
+    .slice(0, FILENAME_MAX)
+    .join("")
+    .replace(/^\.+/, "");
+  return clean || "download";
+}
+
+/** RFC 6266: an ASCII fallback and the UTF-8 name (RFC 8187), for every browser and download tool. */
+export function contentDisposition(filename: string): string {
+  const name = safeFilename(filename);
+  const ascii = name.replace(/[^\x20-\x7e]/g, "_");
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+const invalid = (detail: string): TunnelVerdict => ({ ok: false, reason: "invalid", detail });
+const NOT_OURS =
+  "This tunnel URL is not one the Social Media Videos Downloader issued, or it was changed: use the media URL exactly as the API answered it, or call the API again.";
+
+export function hmacTunnelTokens(secret: string): TunnelTokens {
+  const mac = async (payload: string) =>
+    toBase64Url(
+      new Uint8Array(
+        await crypto.subtle.sign("HMAC", await derivedHmacKey(secret, HKDF_INFO), new TextEncoder().encode(payload)),
+      ),
+    );
+  return {
+    async seal(ticket) {
+      const payload = toBase64Url(
+        new TextEncoder().encode(
+          JSON.stringify({
+            u: ticket.url,
+            m: safeMediaType(ticket.mimeType),
+            f: safeFilename(ticket.filename),
+            e: ticket.expiresAt,
+          }),
+        ),
+      );
+      return `${payload}.${await mac(payload)}`;
+    },
+
+    async open(token, now) {
+      const [payload = "", signature = "", ...rest] = token.split(".");
+      if (rest.length > 0 || !SEGMENT.test(payload) || !MAC_SEGMENT.test(signature)) return invalid(NOT_OURS);
+      // The MAC is checked before anything the payload says is believed, its expiry included, and
+      // compared as the text we write (see signed-url.ts: decoding would take four spellings).
+      const encoder = new TextEncoder();
+      if (!timingSafeEqualBytes(encoder.encode(signature), encoder.encode(await mac(payload)))) return invalid(NOT_OURS);
+      // Ours, so well formed; read defensively all the same.
+      const bytes = fromBase64Url(payload);
+      let parsed: z.infer<typeof PayloadSchema>;
+      try {
+        parsed = PayloadSchema.parse(JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array())));
+      } catch {
+        return invalid(NOT_OURS);
+      }
+      const nowSeconds = Math.floor(now / 1000);
+      if (nowSeconds > parsed.e) {
+        return {
+          ok: false,
+          reason: "expired",
+          detail: `This tunnel URL expired at ${new Date(parsed.e * 1000).toISOString()}: a download must start within ${TUNNEL_LIFETIME_SECONDS / 60} minutes of the call that answered it. Call the API again for a fresh one.`,
+        };
+      }
+      // Only a signer with another lifetime (or a clock far off) makes these; ours does not.
+      if (parsed.e - nowSeconds > TUNNEL_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return invalid(NOT_OURS);
+      return { ok: true, ticket: { url: parsed.u, mimeType: parsed.m, filename: parsed.f, expiresAt: parsed.e } };
+    },
+  };
+}
+
+/** The tunnel URL for a ticket, on `origin`. */
+export async function tunnelUrlFor(
+  tokens: TunnelTokens,
+  origin: string,
+  upstreamUrl: string,
+  media: { mimeType: string; filename: string },
+  now: number,
+): Promise<string> {
+  const token = await tokens.seal({
+    url: upstreamUrl,
+    mimeType: media.mimeType,
+    filename: media.filename,
+    expiresAt: Math.floor(now / 1000) + TUNNEL_LIFETIME_SECONDS,
+  });
+  return `${origin}${TUNNEL_PATH}/${token}`;
+}
+
+/**
+ * One range, as the upstream is asked for it: `bytes=a-b`, `bytes=a-` or `bytes=-n`. Anything
+ * else (several ranges, other units, a last byte before the first) is ignored and the whole file
+ * answered, as RFC 9110 §14.2 lets a server do; the upstream never sees the caller's text.
+ */
+export function forwardedRange(header: string | null): string | null {
+  if (!header) return null;
+  const match = /^bytes=(?:(\d{1,15})-(\d{0,15})|-(\d{1,15}))$/.exec(header.trim());
+  if (!match) return null;
+  const [, first, last, suffix] = match;
+  if (suffix !== undefined) return Number(suffix) > 0 ? `bytes=-${Number(suffix)}` : null;
+  if (last && Number(last) < Number(first)) return null;
+  return `bytes=${Number(first)}-${last ? Number(last) : ""}`;
+}
+
+export interface TunnelDeps {
+  tokens: TunnelTokens;
+  /** The platforms' media fetcher (SocialMedia.openMedia): only their media CDNs, the body unread. */
+  media: Pick<SocialMedia, "openMedia">;
+  requestId: string;
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+function problemResponse(type: ProblemType, detail: string, requestId: string, headers: Record<string, string> = {}) {
+  const body = problemBody(type, detail, requestId);
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { "content-type": "application/problem+json", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** Serves `GET`/`HEAD` of `<TUNNEL_PATH>/<token>`: the upstream's bytes, streamed, or a problem. */
+export async function serveTunnel(request: Request, token: string, deps: TunnelDeps): Promise<Response> {
+  const { requestId } = deps;
+  if (new URL(request.url).search !== "") return problemResponse("invalid-tunnel-url", NOT_OURS, requestId);
+  const verdict = await deps.tokens.open(token, deps.now);
+  if (!verdict.ok) {
+    return problemResponse(verdict.reason === "expired" ? "expired-tunnel-url" : "invalid-tunnel-url", verdict.detail, requestId);
+  }
+  const { ticket } = verdict;
+  const range = forwardedRange(request.headers.get("range"));
+  let upstream: Response | null;
+  try {
+    upstream = await deps.media.openMedia(ticket.url, { range, signal: request.signal });
+  } catch (error) {
+    console.error(`[${requestId}] tunnel: fetching the media from ${hostOf(ticket.url)} failed:`, error);
+    return problemResponse(
+      "upstream-failed",
+      "The platform's media server could not be reached. Retry in a moment, or call the API again for a fresh link.",
+      requestId,
+    );
+  }
+  if (!upstream) {
+    // Only our handlers mint tokens, so this is a handler naming a host the tunnel never fetches.
+    console.error(`[${requestId}] tunnel: refused a token naming ${hostOf(ticket.url)}, not a platform's media host`);
+    return problemResponse(
+      "invalid-tunnel-url",
+      "This tunnel URL names a host that is not one of the platforms' media servers, which the tunnel never fetches.",
+      requestId,
+    );
+  }
+  if (upstream.status === 416) {
+    await upstream.body?.cancel().catch(() => undefined);
+    const contentRange = upstream.headers.get("content-range");
+    return problemResponse(
+      "range-not-satisfiable",
+      `The range asked for (${range}) starts beyond the end of the file.`,
+      requestId,
+      contentRange && /^bytes \*\/\d+$/.test(contentRange) ? { "content-range": contentRange } : {},
+    );
+  }
+  if (upstream.status !== 200 && upstream.status !== 206) {
+    await upstream.body?.cancel().catch(() => undefined);
+    console.error(`[${requestId}] tunnel: ${hostOf(ticket.url)} answered HTTP ${upstream.status}`);
+    const gone = [403, 404, 410].includes(upstream.status);
+    return problemResponse(
+      "upstream-failed",
+      gone
+        ? `The platform no longer serves this media at that link (HTTP ${upstream.status}). Call the API again for a fresh one.`
+        : `The platform's media server failed (HTTP ${upstream.status}). Retry in a moment.`,
+      requestId,
+    );
+  }
+
+  const headers = new Headers({
+    "content-type": safeMediaType(ticket.mimeType),
+    "content-disposition": contentDisposition(ticket.filename),
+    "cache-control": "private, no-store",
+    "x-content-type-options": "nosniff",
+  });
+  const length = upstream.headers.get("content-length");
+  if (length && /^\d{1,15}$/.test(length)) headers.set("content-length", length);
+  const contentRange = upstream.headers.get("content-range");
+  if (upstream.status === 206 && contentRange && /^bytes \d+-\d+\/(\d+|\*)$/.test(contentRange)) {
+    headers.set("content-range", contentRange);
+  }
+  if (upstream.headers.get("accept-ranges")?.toLowerCase() === "bytes") headers.set("accept-ranges", "bytes");
+  if (request.method === "HEAD") {
+    await upstream.body?.cancel().catch(() => undefined);
+    return new Response(null, { status: upstream.status, headers });
+  }
+  // The upstream's body itself: the runtime pipes it to the caller as it comes, a chunk at a time.
+  return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "(not a URL)";
+  }
+}
