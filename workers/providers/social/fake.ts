@@ -6,6 +6,7 @@
  * Reached only through `loadFakes()` (workers/providers/fakes.ts), so production holds none of it.
  */
 import { hostMatches } from "./extractor";
+import { fakeX } from "./x/fake";
 
 export interface FakePlatform {
   /** The hosts it answers, in `hostMatches` form. */
@@ -14,7 +15,9 @@ export interface FakePlatform {
 }
 
 /** Each platform's fake; a platform adds its own line. */
-const FAKE_PLATFORMS: FakePlatform[] = [];
+const FAKE_PLATFORMS: FakePlatform[] = [
+  fakeX,
+];
 
 /** A `fetch` answering every platform host from its fake; any other host is unreachable, as offline. */
 export function createFakeSocialFetch(platforms: readonly FakePlatform[] = FAKE_PLATFORMS): typeof fetch {
