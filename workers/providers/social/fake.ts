@@ -7,6 +7,7 @@
  */
 import { hostMatches } from "./extractor";
 import { fakeX } from "./x/fake";
+import { fakeYoutube } from "./youtube/fake";
 
 export interface FakePlatform {
   /** The hosts it answers, in `hostMatches` form. */
@@ -17,6 +18,7 @@ export interface FakePlatform {
 /** Each platform's fake; a platform adds its own line. */
 const FAKE_PLATFORMS: FakePlatform[] = [
   fakeX,
+  fakeYoutube,
 ];
 
 /** A `fetch` answering every platform host from its fake; any other host is unreachable, as offline. */
