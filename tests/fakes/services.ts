@@ -20,6 +20,7 @@ import { createFakeEcbFetch } from "~workers/providers/ecb/fake";
 import { FAKE_ECB_BASE_URL, httpEcbFeed } from "~workers/providers/ecb/feed";
 import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
 import { fakeDomainRegistry } from "~workers/providers/rdap/fake";
+import { socialMediaFor } from "~workers/providers/social";
 import { hmacTunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./network";
 
@@ -103,6 +104,8 @@ export function testHostedServices(
     tunnels: hmacTunnelTokens(readConfig(env).SESSION_SECRET),
     // The recorded registries of the WHOIS Lookup, over the test's KV.
     registry: fakeDomainRegistry(env.CACHE),
+    // The recorded platforms (SOCIAL_PROVIDER=fake in the test environment), over the test's KV.
+    social: socialMediaFor(readConfig(env), env.CACHE),
   };
 }
 

@@ -110,6 +110,7 @@ export async function runOperation(
         response: toResponse(operation, run.result, headers, { asJson, render }),
         handlerRan: true,
         reachedOut: run.reachedOut,
+        ...(run.result.kind === "problem" && { problemType: run.result.type }),
       };
     }
   } catch (error) {

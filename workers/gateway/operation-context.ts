@@ -45,6 +45,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
     mail: services.mail,
     registry: services.registry,
     rates: services.rates,
+    social: services.social,
     signUrl: async ({ path, params, expiresInSeconds }) => {
       const origin = options.origin ?? new URL(options.request.url).origin;
       const expiresAt = Math.floor(Date.now() / 1000) + expiresInSeconds;

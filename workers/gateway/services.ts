@@ -19,13 +19,14 @@
  * through `trackNetwork`, so the call counts (decision 013).
  */
 import type { Config } from "~workers/config";
-import type { DomainRegistry, ExchangeRates, MailResolver } from "~workers/hosted/capabilities";
+import type { DomainRegistry, ExchangeRates, MailResolver, SocialMedia } from "~workers/hosted/capabilities";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
 import { mailResolverFor } from "~workers/providers/dns";
 import { ecbFeedFor } from "~workers/providers/ecb";
 import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor } from "~workers/providers/rdap";
+import { socialMediaFor, type SocialConfig } from "~workers/providers/social";
 import { hmacTunnelTokens, type TunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { apiKeyStore, type KeyStore } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
@@ -69,6 +70,8 @@ export interface HostedServices {
   tunnels: TunnelTokens;
   /** Domain registrations over RDAP and port 43 (WHOIS Lookup), the registries real or recorded. */
   registry: DomainRegistry;
+  /** Posts on the social platforms (Social Media Videos Downloader), real or recorded, over KV. */
+  social: SocialMedia;
 }
 
 export interface Services extends HostedServices {
@@ -83,7 +86,8 @@ export function createServices(
   config: Pick<
     Config,
     "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER" | "MX_PROVIDER"
-  >,
+  > &
+    SocialConfig,
   waitUntil: (promise: Promise<unknown>) => void,
 ): Services {
   const dns = createDohResolver(config.DNS_RESOLVER_URL);
@@ -100,6 +104,7 @@ export function createServices(
     urlSigner: hmacUrlSigner(config.SESSION_SECRET),
     tunnels: hmacTunnelTokens(config.SESSION_SECRET),
     registry: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
+    social: socialMediaFor(config, env.CACHE),
   };
 }
 
@@ -121,7 +126,7 @@ function rpcMeter(stub: MeterStub): AccountMeter {
  */
 export function trackNetwork(services: HostedServices): { services: HostedServices; reachedOut(): boolean } {
   let reached = false;
-  const { dns, upstream, registry } = services;
+  const { dns, upstream, registry, social } = services;
   return {
     services: {
       ...services,
@@ -149,6 +154,22 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
           const outcome = await registry.lookup(domain, signal);
           if (outcome.ok || outcome.code !== "unsupported-tld") reached = true;
           return outcome;
+        },
+      },
+      // A platform asked for a post (or a profile, or a media file) is the network reached, even
+      // when the extraction was kept in KV; a URL the recogniser refused never gets here.
+      social: {
+        extract: (ref, signal) => {
+          reached = true;
+          return social.extract(ref, signal);
+        },
+        profile: (username, signal) => {
+          reached = true;
+          return social.profile(username, signal);
+        },
+        openMedia: (url, init) => {
+          reached = true;
+          return social.openMedia(url, init);
         },
       },
     },

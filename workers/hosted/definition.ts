@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
-import type { DomainRegistry, ExchangeRates, MailResolver } from "./capabilities";
+import type { DomainRegistry, ExchangeRates, MailResolver, SocialMedia } from "./capabilities";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
 
@@ -66,6 +66,8 @@ export interface OperationContext {
   registry: DomainRegistry;
   /** The ECB's reference rates (currency-converter). */
   rates: ExchangeRates;
+  /** Posts' media on the social platforms, read by one extractor each (youtube-instagram-video-downloader). */
+  social: SocialMedia;
   /**
    * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
    * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make
@@ -90,7 +92,14 @@ export type HandlerResult =
   | { kind: "json"; body: unknown; status?: number; headers?: Record<string, string> }
   | { kind: "binary"; body: Uint8Array | string; contentType: string; headers?: Record<string, string> }
   | { kind: "redirect"; location: string; status: 301 | 302 }
-  | { kind: "problem"; type: ProblemType; detail: string; extensions?: Record<string, unknown> };
+  | {
+      kind: "problem";
+      type: ProblemType;
+      detail: string;
+      extensions?: Record<string, unknown>;
+      /** Headers of the problem's own (`Retry-After` on an upstream's 429). */
+      headers?: Record<string, string>;
+    };
 
 export interface Operation<Input extends z.ZodType = z.ZodType> {
   /** Unique within the API, camelCase: `createAvatar`, `getLinkStats`. */
@@ -193,9 +202,11 @@ export const problemResult = (
   type: ProblemType,
   detail: string,
   extensions?: Record<string, unknown>,
+  headers?: Record<string, string>,
 ): HandlerResult => ({
   kind: "problem",
   type,
   detail,
   extensions,
+  ...(headers && { headers }),
 });

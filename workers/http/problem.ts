@@ -15,6 +15,12 @@ export interface ProblemTypeInfo {
   description: string;
   /** What the caller can do about it. */
   action: string;
+  /**
+   * A call answered with this problem never counts against the month, even after reaching the
+   * network (decision 051): an upstream failed to give what was asked, so the caller got
+   * nothing (workers/gateway/steps/answer.ts reads it).
+   */
+  uncounted?: true;
 }
 
 export const PROBLEM_TYPES = {
@@ -188,6 +194,86 @@ export const PROBLEM_TYPES = {
     action:
       "Check the spelling and that you gave the registered name (example.co.uk, not www.example.co.uk). A name registered in the last minutes can take a while to show; answers are kept an hour.",
   },
+  "unsupported-url": {
+    status: 422,
+    title: "Not a post URL we read",
+    description:
+      "The `url` is not a post on one of the platforms the API reads (YouTube, Instagram, Facebook, X, LinkedIn, Pinterest), or it is one of their links that names no post (a profile, a channel, a playlist). Look-alike hosts, links with a user name or a port, and other schemes than http and https are refused too. `detail` says which.",
+    action:
+      "Copy the post's link from the platform's Share button and send it as it is; tracking parameters do not matter. A refused URL does not count against your month.",
+  },
+  "content-private": {
+    status: 403,
+    title: "The post is private",
+    description:
+      "The post exists, but the platform shows it only to its audience (a private account, friends only, a closed group), so there is nothing we may read.",
+    action:
+      "Only public posts can be read. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "content-unavailable": {
+    status: 404,
+    title: "The post is not there",
+    description:
+      "The platform says the post does not exist: it was deleted, or never existed, or its author removed the media.",
+    action:
+      "Check the link opens in a private browser window. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "content-region-locked": {
+    status: 451,
+    title: "The post is blocked in our region",
+    description:
+      "The platform blocks the post in the country we asked it from (a rights holder's or a government's restriction), so it cannot be read from here.",
+    action:
+      "Nothing on the call will change this; the post may be readable again later. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "login-required": {
+    status: 403,
+    title: "The platform asks for a login",
+    description:
+      "The platform shows this post only to a signed-in user, or asked us to prove we are not a bot (age-restricted videos, login walls). We do not sign in to platforms on anyone's behalf.",
+    action:
+      "Only posts the platform shows to anyone can be read. Retry later if the post is usually public: walls come and go. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "upstream-rate-limited": {
+    status: 429,
+    title: "The platform is limiting us",
+    description:
+      "The platform throttled our requests, so the post could not be read now. This is the platform's limit, not your plan's: your own limits are untouched.",
+    action:
+      "Wait the seconds in `Retry-After`, then try again. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "upstream-blocked": {
+    status: 503,
+    title: "The platform refuses us",
+    description:
+      "The platform refused our servers' addresses outright (datacenter addresses are often blocked), or could not be reached. `retryable` is false: retrying at once will meet the same wall.",
+    action:
+      "Try again much later; quote the `requestId` to support if it persists. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "extractor-outdated": {
+    status: 502,
+    title: "The platform changed its pages",
+    description:
+      "The platform answered, but no longer in the shape our reader understands, so it needs an update. Each such failure is logged with the platform and a hash of the URL, so it is fixed fast.",
+    action:
+      "Try again later. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
+  "drm-protected": {
+    status: 422,
+    title: "The media is DRM-protected",
+    description:
+      "The post's media is encrypted with a digital rights management scheme (Widevine, PlayReady, FairPlay): films, paid channels, some music. It is refused, not worked around.",
+    action:
+      "Only media the platform serves unencrypted can be downloaded. A call answered with this problem does not count against your month.",
+    uncounted: true,
+  },
   "upstream-failed": {
     status: 502,
     title: "The upstream service failed",
@@ -229,6 +315,11 @@ export type ProblemType = keyof typeof PROBLEM_TYPES;
  * opens a page saying what it means and what to do (app/routes/problems/route.tsx).
  */
 export const PROBLEM_BASE_URL = `${SITE.origin}/problems/`;
+
+/** Whether a call answered with `type` stays uncounted whatever it reached (decision 051). */
+export function isUncountedProblem(type: ProblemType): boolean {
+  return (PROBLEM_TYPES[type] as ProblemTypeInfo).uncounted === true;
+}
 
 export function isProblemType(value: string): value is ProblemType {
   return Object.hasOwn(PROBLEM_TYPES, value);

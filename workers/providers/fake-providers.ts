@@ -16,6 +16,8 @@ import type { PaymentsConfig } from "./payments-config";
 import { FAKE_CASHFREE_PATH, FAKE_PAYPAL_PATH, type FakeWebhookDelivery } from "./payments";
 import { createFakePayPal, createFakePayPalFetch, fakePayPalCertificateFetcher } from "./paypal/fake";
 
+// The Social Media Videos Downloader's recorded platforms, chosen by SOCIAL_PROVIDER=fake.
+export { createFakeSocialFetch as fakeSocialFetch } from "./social/fake";
 // The WHOIS Lookup's fake registries (RDAP and port 43), chosen by RDAP_PROVIDER=fake.
 export { fakeDomainRegistry, fakeRdapFetch } from "./rdap/fake";
 

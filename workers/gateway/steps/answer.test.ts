@@ -78,6 +78,26 @@ describe("gateway step: answer (what counts)", () => {
   ])("status %i, handler ran %s, reached out %s: counts %s", (status, handlerRan, reachedOut, counts) => {
     expect(countsAgainstMonth(outcome(status, handlerRan, reachedOut))).toBe(counts);
   });
+
+  it("never counts a problem type marked uncounted, even after reaching the network (decision 051)", () => {
+    const answered = (status: number, problemType: Outcome["problemType"]): Outcome => ({
+      ...outcome(status, true, true),
+      problemType,
+    });
+    for (const [status, type] of [
+      [403, "content-private"],
+      [404, "content-unavailable"],
+      [451, "content-region-locked"],
+      [403, "login-required"],
+      [429, "upstream-rate-limited"],
+      [422, "drm-protected"],
+    ] as const) {
+      expect(countsAgainstMonth(answered(status, type)), type).toBe(false);
+    }
+    // A refusal after reaching out whose type is not marked still counts (decision 013).
+    expect(countsAgainstMonth(answered(403, "forbidden"))).toBe(true);
+    expect(countsAgainstMonth(answered(422, "invalid-input"))).toBe(true);
+  });
 });
 
 describe("gateway step: answer (after the response)", () => {

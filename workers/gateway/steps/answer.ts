@@ -4,10 +4,12 @@
  * call goes to the usage rollups.
  *
  * What counts against the month (decision 013): an answer the handler produced, unless it is a
- * failure on our side (5xx), or a refusal (4xx) made without reaching the network. Calls
- * refused before the handler ran never count.
+ * failure on our side (5xx), or a refusal (4xx) made without reaching the network, or a problem
+ * whose type is marked `uncounted` (an upstream that failed to give what was asked: decision
+ * 051). Calls refused before the handler ran never count.
  */
 import type { HandlerResult, Operation } from "~workers/hosted/definition";
+import { isUncountedProblem, type ProblemType } from "~workers/http/problem";
 import type { MeterPolicy } from "../meter";
 import { rateLimitHeaders } from "../rate-limit-headers";
 import type { AccountMeter, UsageSink } from "../services";
@@ -57,7 +59,12 @@ export function toResponse(
     case "redirect":
       return new Response(null, { status: result.status, headers: { location: result.location, ...headers } });
     case "problem":
-      return options.render({ type: result.type, detail: result.detail, extensions: result.extensions, headers });
+      return options.render({
+        type: result.type,
+        detail: result.detail,
+        extensions: result.extensions,
+        headers: { ...headers, ...result.headers },
+      });
   }
 }
 
@@ -68,15 +75,20 @@ export interface Outcome {
   handlerRan: boolean;
   /** The handler made us look up or fetch something on the network (a caller's URL). */
   reachedOut: boolean;
+  /** The problem type the handler answered with, when it answered one. */
+  problemType?: ProblemType;
 }
 
 /**
  * Whether the call stays counted. A refusal the handler made after reaching the network
  * counts: the caller got what it asked us to find out (an upstream's 403, a page that is not
- * an image), and free answers would make us a free prober of other hosts.
+ * an image), and free answers would make us a free prober of other hosts. A problem type marked
+ * `uncounted` (workers/http/problem.ts) never counts: what the caller asked for did not come.
  */
 export function countsAgainstMonth(outcome: Outcome): boolean {
   const { status } = outcome.response;
+  // An upstream that failed to give what was asked gave the caller nothing (decision 051).
+  if (outcome.problemType !== undefined && isUncountedProblem(outcome.problemType)) return false;
   return outcome.handlerRan && status < 500 && ((status >= 200 && status < 300) || outcome.reachedOut);
 }
 

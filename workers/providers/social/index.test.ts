@@ -1,0 +1,268 @@
+/**
+ * The composition of the platforms' extractors (index.ts), with a small extractor of the test's
+ * own over the fakes' dispatcher, so each rule is checked whatever the platform modules do:
+ * the host guard, typed failures for throws, the KV cache, the media-host check, fake mode's
+ * bound media, and openMedia's refusal of foreign hosts.
+ */
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ExtractedMedia, Extraction, PostRef } from "~workers/hosted/capabilities";
+import { readCachedPost, socialCacheKey } from "./cache";
+import type { ExtractorDeps, PlatformExtractor } from "./extractor";
+import { createFakeSocialFetch, type FakePlatform } from "./fake";
+import { fakeMediaBytes, fakeMediaResponse } from "./fake-media";
+import { createSocialMedia, platformBaseUrls, socialMediaFor, urlHash } from "./index";
+
+const MEDIA_HOST = "media.test-cdn.example";
+const MEDIA_URL = `https://${MEDIA_HOST}/v/clip.mp4`;
+
+/** What the test platform answers at `https://api.test-platform.example/post/<id>`. */
+const testFake: FakePlatform = {
+  hosts: ["api.test-platform.example", ".test-cdn.example"],
+  handle(request) {
+    const url = new URL(request.url);
+    if (url.hostname === MEDIA_HOST) return fakeMediaResponse(request, { seed: url.pathname, size: 200_000, mimeType: "video/mp4" });
+    if (url.pathname === "/post/redirect-away") return Response.redirect("https://elsewhere.example/post", 302);
+    return Response.json({ id: url.pathname.split("/").pop() });
+  },
+};
+
+/**
+ * An extractor over the test platform: `fetch` as the composition hands it. Its answer for an
+ * id is what the test scripts; `calls` counts extractions.
+ */
+function testExtractor(script: (ref: PostRef, fetcher: typeof fetch) => Promise<Extraction>) {
+  const calls: string[] = [];
+  const factory = (deps: ExtractorDeps): PlatformExtractor => ({
+    platform: "youtube",
+    apiHosts: ["api.test-platform.example"],
+    mediaHosts: [".test-cdn.example"],
+    async extract(ref) {
+      calls.push(ref.id);
+      return script(ref, deps.fetch);
+    },
+  });
+  return { factory, calls };
+}
+
+const post = (media: ExtractedMedia[]): Extraction => ({
+  ok: true,
+  post: {
+    platform: "youtube",
+    id: "x",
+    title: "A clip",
+    author: { name: "Someone", handle: null, url: null },
+    thumbnail: null,
+    durationSec: 3,
+    media,
+  },
+});
+
+const VIDEO: ExtractedMedia = {
+  url: MEDIA_URL,
+  type: "video",
+  quality: "720p",
+  width: 1280,
+  height: 720,
+  mimeType: "video/mp4",
+  hasAudio: true,
+};
+
+let refCounter = 0;
+/** A fresh post each test (KV is shared within the file). */
+function freshRef(id = `post${++refCounter}${crypto.randomUUID().slice(0, 6)}`): PostRef {
+  return { platform: "youtube", id, kind: "video", url: `https://www.youtube.com/watch?v=${id}` };
+}
+
+function compose(extractor: ReturnType<typeof testExtractor>, options: { fetch?: typeof fetch; bindAllMedia?: boolean } = {}) {
+  return createSocialMedia({
+    plans: [{ platform: "youtube", factory: extractor.factory, baseUrls: { www: "https://api.test-platform.example" } }],
+    fetch: options.fetch ?? createFakeSocialFetch([testFake]),
+    kv: env.CACHE,
+    bindAllMedia: options.bindAllMedia,
+  });
+}
+
+const signal = () => new AbortController().signal;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("social composition: the extractor's fetch", () => {
+  it("reaches the platform's own hosts", async () => {
+    const extractor = testExtractor(async (ref, fetcher) => {
+      const answer = (await (await fetcher(`https://api.test-platform.example/post/${ref.id}`)).json()) as { id: string };
+      expect(answer.id).toBe(ref.id);
+      return post([VIDEO]);
+    });
+    const result = await compose(extractor).extract(freshRef(), signal());
+    expect(result).toMatchObject({ ok: true, post: { media: [{ url: MEDIA_URL }] } });
+  });
+
+  it("refuses any other host, and a redirect off the platform's hosts, as extractor-outdated, logged with a hash of the URL", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const reached: string[] = [];
+    const spying: typeof fetch = async (input, init) => {
+      reached.push(new Request(input, init).url);
+      return createFakeSocialFetch([testFake])(input, init);
+    };
+    for (const target of ["https://evil.example/steal", "https://api.test-platform.example/post/redirect-away"]) {
+      const extractor = testExtractor(async (_ref, fetcher) => {
+        await fetcher(target);
+        return post([VIDEO]);
+      });
+      const ref = freshRef();
+      const result = await compose(extractor, { fetch: spying }).extract(ref, signal());
+      expect(result).toMatchObject({ ok: false, kind: "extractor-outdated" });
+      const logged = warn.mock.calls.map((args) => args.join(" ")).join("\n");
+      expect(logged).toContain("platform=youtube");
+      expect(logged).toContain(`url#=${await urlHash(ref.url)}`);
+      expect(logged).not.toContain(ref.id);
+    }
+    expect(reached.some((url) => url.includes("evil.example") || url.includes("elsewhere.example"))).toBe(false);
+  });
+
+  it("answers a network failure as upstream-blocked and a throw of the reader as extractor-outdated, never a throw", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const down: typeof fetch = async () => {
+      throw new TypeError("fetch failed: connection reset");
+    };
+    const unreachable = testExtractor(async (ref, fetcher) => {
+      await fetcher(`https://api.test-platform.example/post/${ref.id}`);
+      return post([VIDEO]);
+    });
+    expect(await compose(unreachable, { fetch: down }).extract(freshRef(), signal())).toMatchObject({
+      ok: false,
+      kind: "upstream-blocked",
+    });
+    const confused = testExtractor(async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'streamingData')");
+    });
+    expect(await compose(confused).extract(freshRef(), signal())).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
+  });
+
+  it("throws on when the handler's own time limit aborted the call, for the gateway to answer", async () => {
+    const controller = new AbortController();
+    const extractor = testExtractor(async (ref, fetcher) => {
+      controller.abort(new Error("handler exceeded 25000 ms"));
+      await fetcher(`https://api.test-platform.example/post/${ref.id}`, { signal: controller.signal });
+      return post([VIDEO]);
+    });
+    await expect(compose(extractor).extract(freshRef(), controller.signal)).rejects.toThrow();
+  });
+});
+
+describe("social composition: what a success may hold", () => {
+  it("answers a success with no media as extractor-outdated, never an empty success", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const extractor = testExtractor(async () => post([]));
+    expect(await compose(extractor).extract(freshRef(), signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+  });
+
+  it("leaves out media off the platform's media hosts or not over https", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const extractor = testExtractor(async () =>
+      post([
+        { ...VIDEO, url: "https://evil.example/x.mp4" },
+        { ...VIDEO, url: `http://${MEDIA_HOST}/plain.mp4` },
+        VIDEO,
+      ]),
+    );
+    const result = await compose(extractor).extract(freshRef(), signal());
+    expect(result.ok && result.post.media.map((item) => item.url)).toEqual([MEDIA_URL]);
+    const onlyForeign = testExtractor(async () => post([{ ...VIDEO, url: "https://evil.example/x.mp4" }]));
+    expect(await compose(onlyForeign).extract(freshRef(), signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+  });
+
+  it("marks every media bound to the requester in fake mode, so the API answers tunnel URLs", async () => {
+    const extractor = testExtractor(async () => post([VIDEO]));
+    const bound = await compose(extractor, { bindAllMedia: true }).extract(freshRef(), signal());
+    expect(bound.ok && bound.post.media[0]?.boundToRequester).toBe(true);
+    const live = await compose(testExtractor(async () => post([VIDEO]))).extract(freshRef(), signal());
+    expect(live.ok && live.post.media[0]?.boundToRequester).toBeUndefined();
+  });
+});
+
+describe("social composition: the cache", () => {
+  it("keeps a success by canonical URL for a few minutes: the second ask does not reach the platform", async () => {
+    const extractor = testExtractor(async () => post([VIDEO]));
+    const social = compose(extractor);
+    const ref = freshRef();
+    const first = await social.extract(ref, signal());
+    const second = await social.extract({ ...ref, kind: "short" }, signal());
+    expect(extractor.calls).toEqual([ref.id]);
+    expect(second).toEqual(first);
+    expect(await readCachedPost(env.CACHE, ref.url)).toEqual(first.ok && first.post);
+  });
+
+  it("keeps no failure: a rate limit may lift on the next try", async () => {
+    const extractor = testExtractor(async () => ({ ok: false, kind: "upstream-rate-limited", detail: "slow down" }));
+    const social = compose(extractor);
+    const ref = freshRef();
+    await social.extract(ref, signal());
+    await social.extract(ref, signal());
+    expect(extractor.calls).toEqual([ref.id, ref.id]);
+    expect(await env.CACHE.get(socialCacheKey(ref.url))).toBeNull();
+  });
+
+  it("reads an entry of another shape as a miss, not a crash", async () => {
+    const extractor = testExtractor(async () => post([VIDEO]));
+    const ref = freshRef();
+    await env.CACHE.put(socialCacheKey(ref.url), JSON.stringify({ platform: "youtube", media: "nope" }));
+    expect(await compose(extractor).extract(ref, signal())).toMatchObject({ ok: true });
+    expect(extractor.calls).toEqual([ref.id]);
+  });
+});
+
+describe("social composition: openMedia (the tunnel's fetch)", () => {
+  const social = () => compose(testExtractor(async () => post([VIDEO])));
+
+  it("fetches a media host's URL, passing Range on, unread", async () => {
+    const response = await social().openMedia(MEDIA_URL, { range: "bytes=10-19", signal: signal() });
+    expect(response?.status).toBe(206);
+    expect(response?.headers.get("content-range")).toBe("bytes 10-19/200000");
+    expect(new Uint8Array((await response?.arrayBuffer()) ?? new ArrayBuffer(0))).toEqual(
+      fakeMediaBytes("/v/clip.mp4", 10, 20),
+    );
+  });
+
+  it("refuses (null) any host that is not one of the extractors' media hosts, its API hosts included, and plain http", async () => {
+    for (const url of [
+      "https://evil.example/x.mp4",
+      "https://api.test-platform.example/post/1",
+      `http://${MEDIA_HOST}/v/clip.mp4`,
+      `https://${MEDIA_HOST}.evil.example/v/clip.mp4`,
+      "not a url",
+    ]) {
+      expect(await social().openMedia(url, { range: null, signal: signal() }), url).toBeNull();
+    }
+  });
+});
+
+describe("socialMediaFor", () => {
+  it("gives each platform module the base URLs it reads, without a trailing slash", () => {
+    const config = {
+      SOCIAL_PROVIDER: "fake" as const,
+      YOUTUBE_BASE_URL: "https://www.youtube.com/",
+      INSTAGRAM_BASE_URL: "https://www.instagram.com",
+      FACEBOOK_BASE_URL: "https://www.facebook.com",
+      X_SYNDICATION_URL: "https://cdn.syndication.twimg.com",
+      X_API_URL: "https://api.x.com",
+      LINKEDIN_BASE_URL: "https://www.linkedin.com",
+      PINTEREST_BASE_URL: "https://www.pinterest.com",
+    };
+    expect(platformBaseUrls(config)).toEqual({
+      youtube: { www: "https://www.youtube.com" },
+      instagram: { www: "https://www.instagram.com" },
+      facebook: { www: "https://www.facebook.com" },
+      x: { syndication: "https://cdn.syndication.twimg.com", api: "https://api.x.com" },
+      linkedin: { www: "https://www.linkedin.com" },
+      pinterest: { www: "https://www.pinterest.com" },
+    });
+    // A platform whose module is not in the build is our defect, not the caller's: a throw (502).
+    const none = socialMediaFor(config, env.CACHE, {});
+    return expect(none.extract(freshRef(), signal())).rejects.toThrow(/no extractor for youtube/);
+  });
+});

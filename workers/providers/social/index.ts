@@ -1,0 +1,254 @@
+/**
+ * The `SocialMedia` capability (Social Media Videos Downloader): the six platforms' extractors
+ * composed into one, real or recorded by configuration (SOCIAL_PROVIDER), decision 051.
+ *
+ * - Each extractor fetches through `hostGuardedFetch` over its own hosts (its API hosts and its
+ *   media CDNs): neither a caller's text nor a platform's redirect can send it anywhere else.
+ * - A thrown fetch is a typed failure, never a 500: a network error (the platform unreachable,
+ *   the connection cut) is `upstream-blocked`; a `ForeignHostError` (the platform redirected us
+ *   off its hosts, or the extractor built a URL on a host it does not declare) and any other
+ *   throw from the extractor's reading are `extractor-outdated`, since both mean the answer is
+ *   not the shape the extractor was written for. Only the handler's own time limit (its signal
+ *   aborted) is thrown on, for the gateway to answer.
+ * - `extractor-outdated` is logged with the platform, what was missing and a SHA-256 prefix of
+ *   the canonical URL, so it can be reproduced without logging what the caller asked for.
+ * - Successful extractions are kept in KV by canonical URL for a few minutes (cache.ts).
+ * - In fake mode the recorded CDNs exist only inside the Worker, so every media is marked
+ *   `boundToRequester`: the API answers tunnel URLs, and the live demo's links work in a browser.
+ */
+import type { Config } from "~workers/config";
+import type {
+  Extraction,
+  ExtractionFailure,
+  Platform,
+  PostRef,
+  ProfileExtraction,
+  SocialMedia,
+} from "~workers/hosted/capabilities";
+import { lazyFetch } from "../fakes";
+import { readCachedPost, writeCachedPost } from "./cache";
+import {
+  ForeignHostError,
+  hostGuardedFetch,
+  hostMatches,
+  outdated,
+  PLATFORM_NAMES,
+  type ExtractorDeps,
+  type PlatformExtractor,
+} from "./extractor";
+
+/** A platform module's factory (`youtubeExtractor`, `instagramExtractor`, …). */
+export type ExtractorFactory = (deps: ExtractorDeps) => PlatformExtractor;
+
+/** Each platform's factory and the base URLs it is given, by the names its module reads. */
+export interface ExtractorPlan {
+  platform: Platform;
+  factory: ExtractorFactory;
+  baseUrls: Record<string, string>;
+}
+
+export type SocialConfig = Pick<
+  Config,
+  | "SOCIAL_PROVIDER"
+  | "YOUTUBE_BASE_URL"
+  | "INSTAGRAM_BASE_URL"
+  | "FACEBOOK_BASE_URL"
+  | "X_SYNDICATION_URL"
+  | "X_API_URL"
+  | "LINKEDIN_BASE_URL"
+  | "PINTEREST_BASE_URL"
+>;
+
+/**
+ * The platform modules' factories. A platform missing here is not read in this build: its
+ * posts are refused by `extract` with a thrown error (a defect of ours, answered 502).
+ */
+export const EXTRACTOR_FACTORIES: Partial<Record<Platform, ExtractorFactory>> = {};
+
+const trimmed = (url: string) => url.replace(/\/+$/, "");
+
+/** The base URLs each platform module is given (common14: youtube {www}, x {syndication, api}, …). */
+export function platformBaseUrls(config: SocialConfig): Record<Platform, Record<string, string>> {
+  return {
+    youtube: { www: trimmed(config.YOUTUBE_BASE_URL) },
+    instagram: { www: trimmed(config.INSTAGRAM_BASE_URL) },
+    facebook: { www: trimmed(config.FACEBOOK_BASE_URL) },
+    x: { syndication: trimmed(config.X_SYNDICATION_URL), api: trimmed(config.X_API_URL) },
+    linkedin: { www: trimmed(config.LINKEDIN_BASE_URL) },
+    pinterest: { www: trimmed(config.PINTEREST_BASE_URL) },
+  };
+}
+
+/** The Worker's SocialMedia: the platforms themselves, or their recorded fakes (reached only through loadFakes()). */
+export function socialMediaFor(
+  config: SocialConfig,
+  kv: KVNamespace,
+  factories: Partial<Record<Platform, ExtractorFactory>> = EXTRACTOR_FACTORIES,
+): SocialMedia {
+  const live = config.SOCIAL_PROVIDER === "live";
+  const base: typeof fetch = live ? fetch : lazyFetch((fakes) => fakes.fakeSocialFetch());
+  const baseUrls = platformBaseUrls(config);
+  const plans = (Object.entries(factories) as [Platform, ExtractorFactory][]).map(([platform, factory]) => ({
+    platform,
+    factory,
+    baseUrls: baseUrls[platform],
+  }));
+  return createSocialMedia({ plans, fetch: base, kv, bindAllMedia: !live });
+}
+
+class UpstreamUnreachableError extends Error {}
+
+interface Composed {
+  extractor: PlatformExtractor;
+  /** Fetch over the extractor's media hosts only (the tunnel's). */
+  mediaFetch: typeof fetch;
+}
+
+/**
+ * The composition itself, over any fetch (the real one, the fakes', a test's). `bindAllMedia`
+ * marks every media `boundToRequester` (fake mode).
+ */
+export function createSocialMedia(options: {
+  plans: readonly ExtractorPlan[];
+  fetch: typeof fetch;
+  kv: KVNamespace;
+  bindAllMedia?: boolean;
+}): SocialMedia {
+  // Tells a network failure (the platform unreachable) from a throw of the extractor's own.
+  const network: typeof fetch = async (input, init) => {
+    try {
+      return await options.fetch(input, init);
+    } catch (error) {
+      if (isAbort(error, init?.signal ?? (input instanceof Request ? input.signal : undefined))) throw error;
+      throw new UpstreamUnreachableError(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const composed = new Map<Platform, Composed>();
+  for (const plan of options.plans) {
+    // The extractor declares its hosts, and its fetch is guarded by them: built after it.
+    let guarded: typeof fetch = () => Promise.reject(new Error("extractor fetched while being built"));
+    const extractor = plan.factory({ baseUrls: plan.baseUrls, fetch: (input, init) => guarded(input, init) });
+    guarded = hostGuardedFetch(network, [...extractor.apiHosts, ...extractor.mediaHosts]);
+    composed.set(plan.platform, { extractor, mediaFetch: hostGuardedFetch(network, extractor.mediaHosts) });
+  }
+  const find = (platform: Platform): Composed => {
+    const found = composed.get(platform);
+    if (!found) throw new Error(`no extractor for ${platform} in this build`);
+    return found;
+  };
+
+  return {
+    async extract(ref, signal) {
+      const { extractor } = find(ref.platform);
+      const cached = await readCachedPost(options.kv, ref.url);
+      if (cached) return { ok: true, post: cached };
+      const extraction = await guard(ref.platform, signal, () => extractor.extract(ref, signal));
+      const checked = await checkExtraction(extractor, ref, extraction, options.bindAllMedia === true);
+      if (checked.ok) await writeCachedPost(options.kv, ref.url, checked.post);
+      return checked;
+    },
+    async profile(username, signal): Promise<ProfileExtraction> {
+      const { extractor } = find("instagram");
+      if (!extractor.profile) throw new Error("the Instagram extractor reads no profiles in this build");
+      const read = extractor.profile.bind(extractor);
+      return guard("instagram", signal, () => read(username, signal));
+    },
+    async openMedia(url, init) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return null;
+      }
+      if (parsed.protocol !== "https:") return null;
+      const owner = [...composed.values()].find(({ extractor }) => hostMatches(parsed.hostname, extractor.mediaHosts));
+      if (!owner) return null;
+      const headers = new Headers();
+      if (init.range) headers.set("range", init.range);
+      try {
+        return await owner.mediaFetch(parsed.href, { headers, signal: init.signal });
+      } catch (error) {
+        if (isAbort(error, init.signal)) throw error;
+        // A CDN that redirects off its own hosts, or cannot be reached: a gateway error to relay.
+        console.warn(`[social] media fetch failed (${owner.extractor.platform}):`, error instanceof Error ? error.message : error);
+        return new Response(null, { status: 502 });
+      }
+    },
+  };
+}
+
+/** Runs an extractor's call with its throws turned into typed failures (see the module's comment). */
+async function guard<T extends Extraction | ProfileExtraction>(
+  platform: Platform,
+  signal: AbortSignal,
+  run: () => Promise<T>,
+): Promise<T | ExtractionFailure> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    if (error instanceof UpstreamUnreachableError) {
+      return {
+        ok: false,
+        kind: "upstream-blocked",
+        detail: `${PLATFORM_NAMES[platform]} could not be reached from our servers.`,
+      };
+    }
+    if (error instanceof ForeignHostError) return outdated(platform, `a fetch of ${error.host}, not one of its hosts`);
+    return outdated(platform, `the reader threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * An extraction as the API may answer it: its media only on the platform's declared media
+ * hosts over https (an answer naming any other host is not the platform's shape), never an
+ * empty success, `extractor-outdated` logged.
+ */
+async function checkExtraction(
+  extractor: PlatformExtractor,
+  ref: PostRef,
+  extraction: Extraction,
+  bindAllMedia: boolean,
+): Promise<Extraction> {
+  let result = extraction;
+  if (result.ok) {
+    const media = result.post.media.filter((item) => isMediaUrl(item.url, extractor.mediaHosts));
+    if (media.length < result.post.media.length) {
+      console.warn(`[social] ${ref.platform} answered media off its media hosts, left out: url#=${await urlHash(ref.url)}`);
+    }
+    if (media.length === 0) {
+      result = outdated(
+        ref.platform,
+        result.post.media.length === 0 ? "no media in a successful answer" : "media only on hosts it does not declare",
+      );
+    } else {
+      const marked = bindAllMedia ? media.map((item) => ({ ...item, boundToRequester: true })) : media;
+      result = { ok: true, post: { ...result.post, media: marked } };
+    }
+  }
+  if (!result.ok && result.kind === "extractor-outdated") {
+    console.warn(
+      `[social] extractor-outdated platform=${ref.platform} kind=${ref.kind} url#=${await urlHash(ref.url)} what=${result.what}`,
+    );
+  }
+  return result;
+}
+
+function isMediaUrl(url: string, hosts: readonly string[]): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" && hostMatches(parsed.hostname, hosts);
+  } catch {
+    return false;
+  }
+}
+
+/** The first 16 hex digits of the URL's SHA-256: enough to find the post again, without logging it. */
+export async function urlHash(url: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(url)));
+  return [...digest.subarray(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === "AbortError");
+}
