@@ -61,6 +61,7 @@ import { parseLogoDataUrl } from "~workers/hosted/qrcode/logo";
 import { checkDestination } from "~workers/hosted/urlshortener/destination";
 import { AliasSchema } from "~workers/hosted/urlshortener/schema";
 import { WhoisInputSchema } from "~workers/hosted/whois-domain/schema";
+import { recogniseInstagramProfile, recognisePostUrl } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
 import { parseAddress } from "~workers/hosted/email-exist/syntax";
 import { EmailSchema, ProfileSchema } from "~workers/platform/accounts";
 import { ContactMessageSchema } from "~workers/platform/contact";
@@ -390,6 +391,34 @@ const CATALOGUE: Entry[] = [
       { shape: "an IDN among long labels", input: `${"b".repeat(63)}.bücher.de`, accepted: true },
     ],
     accepts: (input) => WhoisInputSchema.safeParse({ domain: input }).success,
+  },
+  {
+    site: "hosted/youtube-instagram-video-downloader/recognise.ts: the scheme and host:port checks, LINKEDIN_POST_SLUG, PIN_WITH_SLUG and the id patterns (text refused beyond 2,048 characters first)",
+    probes: [
+      { shape: "100,000 characters of a URL, refused by length", input: `https://youtu.be/${"a".repeat(N)}` },
+      { shape: "scheme letters never closed by a colon", input: "a".repeat(2000) },
+      { shape: "colons without a port's digit", input: `${":".repeat(2000)}x` },
+      {
+        shape: "activity markers with 30 digits each, too many for an id",
+        input: `https://www.linkedin.com/posts/${`-activity-${"1".repeat(30)}`.repeat(48)}x`,
+      },
+      { shape: "pin slug separators with digits, then a letter", input: `https://www.pinterest.com/pin/${"--1".repeat(650)}x` },
+      { shape: "id characters one past a shortcode's length", input: `https://www.instagram.com/p/${"A".repeat(1900)}/` },
+      {
+        shape: "a real pin after a long slug",
+        input: `https://www.pinterest.com/pin/${"a-".repeat(900)}-1055599907085543/`,
+        accepted: true,
+      },
+    ],
+    accepts: (input) => recognisePostUrl(input).ok,
+  },
+  {
+    site: "hosted/youtube-instagram-video-downloader/recognise.ts: the bare user name of a profile",
+    probes: [
+      { shape: "user-name characters past 30", input: "a".repeat(N) },
+      { shape: "dots ending in a bad character", input: `${".".repeat(N)}!` },
+    ],
+    accepts: (input) => recogniseInstagramProfile(input).ok,
   },
   {
     site: "hosted/email-exist/syntax.ts: ATOM, QUOTED (two disjoint alternatives), the domain's character check and LDH labels",
