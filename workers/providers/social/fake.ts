@@ -6,6 +6,7 @@
  * Reached only through `loadFakes()` (workers/providers/fakes.ts), so production holds none of it.
  */
 import { hostMatches } from "./extractor";
+import { fakeLinkedin } from "./linkedin/fake";
 import { fakeX } from "./x/fake";
 import { fakeYoutube } from "./youtube/fake";
 
@@ -18,6 +19,7 @@ export interface FakePlatform {
 /** Each platform's fake; a platform adds its own line. */
 const FAKE_PLATFORMS: FakePlatform[] = [
   fakeX,
+  fakeLinkedin,
   fakeYoutube,
 ];
 
