@@ -230,6 +230,38 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
     expect(sent[1]?.headers.get("user-agent")).toBe(IOS.context.userAgent);
   });
 
+  /** visionOS answered `visionos`, every other client by the recorded fake. */
+  function visionOsAnswers(visionos: () => Response): FakePlatform {
+    return {
+      hosts: ["www.youtube.com"],
+      async handle(request) {
+        const body = (await request.clone().json()) as { context: { client: { clientName: string } } };
+        return body.context.client.clientName === "VISIONOS" ? visionos() : fakeYoutube.handle(request);
+      },
+    };
+  }
+
+  it.each([
+    ["its client version refused (HTTP 400)", () => Response.json({ error: { code: 400, status: "INVALID_ARGUMENT" } }, { status: 400 })],
+    [
+      "unplayable on that app (made for kids)",
+      () => Response.json({ playabilityStatus: { status: "UNPLAYABLE", reason: "This video is not available on this app." } }),
+    ],
+  ])("visionOS %s: iOS is asked and answers", async (_name, visionos) => {
+    const { extractor, sent } = harness([visionOsAnswers(visionos)]);
+    const video = post(await extractor.extract(ref(IDS.bigBuckBunny), new AbortController().signal));
+    expect(video.media[0]?.url).toContain("c=IOS");
+    expect(sent.map((request) => request.headers.get("x-youtube-client-name"))).toEqual(["101", "5"]);
+  });
+
+  it("keeps what the video said over a later client's unreadable answer", async () => {
+    const unplayable = () =>
+      Response.json({ playabilityStatus: { status: "UNPLAYABLE", reason: "This video requires payment to watch." } });
+    const { extractor } = harness([visionOsAnswers(unplayable)]);
+    const result = await extractor.extract(ref(IDS.changedShape), new AbortController().signal);
+    expect(result).toMatchObject({ ok: false, kind: "content-unavailable", detail: expect.stringContaining("requires payment") });
+  });
+
   it("when every client answers only enciphered URLs, says so: extractor-outdated", async () => {
     const cipherEverywhere: FakePlatform = {
       hosts: ["www.youtube.com"],
