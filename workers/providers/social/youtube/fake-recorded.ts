@@ -31,14 +31,27 @@ function responseContext(clientName: string) {
           { key: "e", value: "23804281,23966208,24004644,51010235" },
         ],
       },
-      { service: "CSI", params: [{ key: "c", value: clientName }, { key: "yt_li", value: "0" }] },
+      {
+        service: "CSI",
+        params: [
+          { key: "c", value: clientName },
+          { key: "yt_li", value: "0" },
+        ],
+      },
     ],
     maxAgeSeconds: 0,
   };
 }
 
 /** A googlevideo URL as YouTube writes one; `fake.ts` answers it. */
-function mediaUrl(videoId: string, itag: number, mime: string, contentLength: string | undefined, client: string, extra = "") {
+function mediaUrl(
+  videoId: string,
+  itag: number,
+  mime: string,
+  contentLength: string | undefined,
+  client: string,
+  extra = "",
+) {
   const params = new URLSearchParams({
     expire: EXPIRE,
     ei: "gPmpZ8KzB4Ck6dsPq4TQyQk",
@@ -93,8 +106,20 @@ function format(videoId: string, client: string, spec: FormatSpec, extra: Record
     quality: spec.quality,
     ...(spec.fps && { fps: spec.fps, qualityLabel: spec.qualityLabel, projectionType: "RECTANGULAR" }),
     ...(spec.averageBitrate && { averageBitrate: spec.averageBitrate }),
-    ...(spec.height && spec.height >= 720 && { colorInfo: { primaries: "COLOR_PRIMARIES_BT709", transferCharacteristics: "COLOR_TRANSFER_CHARACTERISTICS_BT709", matrixCoefficients: "COLOR_MATRIX_COEFFICIENTS_BT709" } }),
-    ...(spec.audioQuality && { audioQuality: spec.audioQuality, audioSampleRate: "48000", audioChannels: 2, loudnessDb: -1.6 }),
+    ...(spec.height &&
+      spec.height >= 720 && {
+        colorInfo: {
+          primaries: "COLOR_PRIMARIES_BT709",
+          transferCharacteristics: "COLOR_TRANSFER_CHARACTERISTICS_BT709",
+          matrixCoefficients: "COLOR_MATRIX_COEFFICIENTS_BT709",
+        },
+      }),
+    ...(spec.audioQuality && {
+      audioQuality: spec.audioQuality,
+      audioSampleRate: "48000",
+      audioChannels: 2,
+      loudnessDb: -1.6,
+    }),
     ...(spec.isDrc && { isDrc: true, xtags: "CgcKA2RyYxIBMQ" }),
     approxDurationMs: "634566",
     highReplication: spec.itag === 18 ? true : undefined,
@@ -108,21 +133,152 @@ function format(videoId: string, client: string, spec: FormatSpec, extra: Record
  * Sizes are kept to a few MB so the tunnel tests stream whole files quickly.
  */
 export const BBB_MUXED: FormatSpec[] = [
-  { itag: 18, mimeType: 'video/mp4; codecs="avc1.42001E, mp4a.40.2"', bitrate: 503_224, width: 640, height: 360, fps: 30, qualityLabel: "360p", quality: "medium", audioQuality: "AUDIO_QUALITY_LOW" },
+  {
+    itag: 18,
+    mimeType: 'video/mp4; codecs="avc1.42001E, mp4a.40.2"',
+    bitrate: 503_224,
+    width: 640,
+    height: 360,
+    fps: 30,
+    qualityLabel: "360p",
+    quality: "medium",
+    audioQuality: "AUDIO_QUALITY_LOW",
+  },
 ];
 export const BBB_ADAPTIVE: FormatSpec[] = [
-  { itag: 313, mimeType: 'video/webm; codecs="vp9"', bitrate: 26_315_000, averageBitrate: 17_984_112, width: 3840, height: 2160, fps: 60, qualityLabel: "2160p60", quality: "hd2160", contentLength: "3604480" },
-  { itag: 299, mimeType: 'video/mp4; codecs="avc1.64002a"', bitrate: 6_176_000, averageBitrate: 4_514_283, width: 1920, height: 1080, fps: 60, qualityLabel: "1080p60", quality: "hd1080", contentLength: "2457600" },
-  { itag: 303, mimeType: 'video/webm; codecs="vp9"', bitrate: 4_431_000, averageBitrate: 3_201_775, width: 1920, height: 1080, fps: 60, qualityLabel: "1080p60", quality: "hd1080", contentLength: "2097152" },
-  { itag: 298, mimeType: 'video/mp4; codecs="avc1.4d4020"', bitrate: 3_502_000, averageBitrate: 2_458_990, width: 1280, height: 720, fps: 60, qualityLabel: "720p60", quality: "hd720", contentLength: "1433600" },
-  { itag: 302, mimeType: 'video/webm; codecs="vp9"', bitrate: 2_740_000, averageBitrate: 1_980_554, width: 1280, height: 720, fps: 60, qualityLabel: "720p60", quality: "hd720", contentLength: "1228800" },
-  { itag: 135, mimeType: 'video/mp4; codecs="avc1.4d401f"', bitrate: 1_156_000, averageBitrate: 776_310, width: 854, height: 480, fps: 30, qualityLabel: "480p", quality: "large", contentLength: "716800" },
-  { itag: 134, mimeType: 'video/mp4; codecs="avc1.4d401e"', bitrate: 650_000, averageBitrate: 438_115, width: 640, height: 360, fps: 30, qualityLabel: "360p", quality: "medium", contentLength: "460800" },
-  { itag: 160, mimeType: 'video/mp4; codecs="avc1.4d400c"', bitrate: 146_000, averageBitrate: 99_641, width: 256, height: 144, fps: 30, qualityLabel: "144p", quality: "tiny", contentLength: "122880" },
-  { itag: 140, mimeType: 'audio/mp4; codecs="mp4a.40.2"', bitrate: 130_684, averageBitrate: 129_502, quality: "tiny", audioQuality: "AUDIO_QUALITY_MEDIUM", contentLength: "327680" },
-  { itag: 140, mimeType: 'audio/mp4; codecs="mp4a.40.2"', bitrate: 130_601, averageBitrate: 129_470, quality: "tiny", audioQuality: "AUDIO_QUALITY_MEDIUM", contentLength: "327600", isDrc: true },
-  { itag: 251, mimeType: 'audio/webm; codecs="opus"', bitrate: 150_870, averageBitrate: 134_775, quality: "tiny", audioQuality: "AUDIO_QUALITY_MEDIUM", contentLength: "296960" },
-  { itag: 249, mimeType: 'audio/webm; codecs="opus"', bitrate: 62_400, averageBitrate: 53_112, quality: "tiny", audioQuality: "AUDIO_QUALITY_LOW", contentLength: "112640" },
+  {
+    itag: 313,
+    mimeType: 'video/webm; codecs="vp9"',
+    bitrate: 26_315_000,
+    averageBitrate: 17_984_112,
+    width: 3840,
+    height: 2160,
+    fps: 60,
+    qualityLabel: "2160p60",
+    quality: "hd2160",
+    contentLength: "3604480",
+  },
+  {
+    itag: 299,
+    mimeType: 'video/mp4; codecs="avc1.64002a"',
+    bitrate: 6_176_000,
+    averageBitrate: 4_514_283,
+    width: 1920,
+    height: 1080,
+    fps: 60,
+    qualityLabel: "1080p60",
+    quality: "hd1080",
+    contentLength: "2457600",
+  },
+  {
+    itag: 303,
+    mimeType: 'video/webm; codecs="vp9"',
+    bitrate: 4_431_000,
+    averageBitrate: 3_201_775,
+    width: 1920,
+    height: 1080,
+    fps: 60,
+    qualityLabel: "1080p60",
+    quality: "hd1080",
+    contentLength: "2097152",
+  },
+  {
+    itag: 298,
+    mimeType: 'video/mp4; codecs="avc1.4d4020"',
+    bitrate: 3_502_000,
+    averageBitrate: 2_458_990,
+    width: 1280,
+    height: 720,
+    fps: 60,
+    qualityLabel: "720p60",
+    quality: "hd720",
+    contentLength: "1433600",
+  },
+  {
+    itag: 302,
+    mimeType: 'video/webm; codecs="vp9"',
+    bitrate: 2_740_000,
+    averageBitrate: 1_980_554,
+    width: 1280,
+    height: 720,
+    fps: 60,
+    qualityLabel: "720p60",
+    quality: "hd720",
+    contentLength: "1228800",
+  },
+  {
+    itag: 135,
+    mimeType: 'video/mp4; codecs="avc1.4d401f"',
+    bitrate: 1_156_000,
+    averageBitrate: 776_310,
+    width: 854,
+    height: 480,
+    fps: 30,
+    qualityLabel: "480p",
+    quality: "large",
+    contentLength: "716800",
+  },
+  {
+    itag: 134,
+    mimeType: 'video/mp4; codecs="avc1.4d401e"',
+    bitrate: 650_000,
+    averageBitrate: 438_115,
+    width: 640,
+    height: 360,
+    fps: 30,
+    qualityLabel: "360p",
+    quality: "medium",
+    contentLength: "460800",
+  },
+  {
+    itag: 160,
+    mimeType: 'video/mp4; codecs="avc1.4d400c"',
+    bitrate: 146_000,
+    averageBitrate: 99_641,
+    width: 256,
+    height: 144,
+    fps: 30,
+    qualityLabel: "144p",
+    quality: "tiny",
+    contentLength: "122880",
+  },
+  {
+    itag: 140,
+    mimeType: 'audio/mp4; codecs="mp4a.40.2"',
+    bitrate: 130_684,
+    averageBitrate: 129_502,
+    quality: "tiny",
+    audioQuality: "AUDIO_QUALITY_MEDIUM",
+    contentLength: "327680",
+  },
+  {
+    itag: 140,
+    mimeType: 'audio/mp4; codecs="mp4a.40.2"',
+    bitrate: 130_601,
+    averageBitrate: 129_470,
+    quality: "tiny",
+    audioQuality: "AUDIO_QUALITY_MEDIUM",
+    contentLength: "327600",
+    isDrc: true,
+  },
+  {
+    itag: 251,
+    mimeType: 'audio/webm; codecs="opus"',
+    bitrate: 150_870,
+    averageBitrate: 134_775,
+    quality: "tiny",
+    audioQuality: "AUDIO_QUALITY_MEDIUM",
+    contentLength: "296960",
+  },
+  {
+    itag: 249,
+    mimeType: 'audio/webm; codecs="opus"',
+    bitrate: 62_400,
+    averageBitrate: 53_112,
+    quality: "tiny",
+    audioQuality: "AUDIO_QUALITY_LOW",
+    contentLength: "112640",
+  },
 ];
 
 const BBB_TITLE = "Big Buck Bunny 60fps 4K - Official Blender Foundation Short Film";
@@ -156,7 +312,12 @@ function bbbDetails(videoId: string = BBB) {
   };
 }
 
-function okAnswer(client: string, videoDetails: unknown, streamingData: unknown, extra: Record<string, unknown> = {}): RecordedAnswer {
+function okAnswer(
+  client: string,
+  videoDetails: unknown,
+  streamingData: unknown,
+  extra: Record<string, unknown> = {},
+): RecordedAnswer {
   return {
     status: 200,
     headers: { "content-type": "application/json; charset=UTF-8" },
@@ -172,13 +333,23 @@ function okAnswer(client: string, videoDetails: unknown, streamingData: unknown,
       playerConfig: {
         audioConfig: { loudnessDb: -1.6, perceptualLoudnessDb: -15.6, enablePerFormatLoudness: true },
         streamSelectionConfig: { maxBitrate: "26315000" },
-        mediaCommonConfig: { dynamicReadaheadConfig: { maxReadAheadMediaTimeMs: 120000, minReadAheadMediaTimeMs: 15000, readAheadGrowthRateMs: 1000 } },
+        mediaCommonConfig: {
+          dynamicReadaheadConfig: {
+            maxReadAheadMediaTimeMs: 120000,
+            minReadAheadMediaTimeMs: 15000,
+            readAheadGrowthRateMs: 1000,
+          },
+        },
       },
       storyboards: {
-        playerStoryboardSpecRenderer: { spec: `https://i.ytimg.com/sb/${BBB}/storyboard3_L$L/$N.jpg?sqp=-oaymwENSDfyq4qpAwVwAcABBqLzl_8DBgjJ5aimBg==|48#27#100#10#10#0#default#rs$AOn4CLA` },
+        playerStoryboardSpecRenderer: {
+          spec: `https://i.ytimg.com/sb/${BBB}/storyboard3_L$L/$N.jpg?sqp=-oaymwENSDfyq4qpAwVwAcABBqLzl_8DBgjJ5aimBg==|48#27#100#10#10#0#default#rs$AOn4CLA`,
+        },
       },
       trackingParams: "CAAQu2kiEwi8sNHB6eqOAxWdSkwIHUdkLjg=",
-      attestation: { playerAttestationRenderer: { challenge: "a=6&a2=10&b=FakeChallenge&c=1795975200&d=1&t=7200&c1a=1" } },
+      attestation: {
+        playerAttestationRenderer: { challenge: "a=6&a2=10&b=FakeChallenge&c=1795975200&d=1&t=7200&c1a=1" },
+      },
       ...extra,
     },
   };
@@ -194,11 +365,20 @@ function bbbStreaming(videoId: string, client: string) {
 }
 
 /** An answer that is not OK: its playability status as YouTube writes it, nothing to play. */
-function refusal(client: string, playabilityStatus: Record<string, unknown>, extra: Record<string, unknown> = {}): RecordedAnswer {
+function refusal(
+  client: string,
+  playabilityStatus: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): RecordedAnswer {
   return {
     status: 200,
     headers: { "content-type": "application/json; charset=UTF-8" },
-    body: { responseContext: responseContext(client), playabilityStatus, trackingParams: "CAAQu2kiEwjY0Kmi8eqOAxXFTEwIHX2tEYE=", ...extra },
+    body: {
+      responseContext: responseContext(client),
+      playabilityStatus,
+      trackingParams: "CAAQu2kiEwjY0Kmi8eqOAxXFTEwIHX2tEYE=",
+      ...extra,
+    },
   };
 }
 
@@ -224,7 +404,9 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
     okAnswer(client, bbbDetails(), bbbStreaming(BBB, client), {
       microformat: {
         playerMicroformatRenderer: {
-          thumbnail: { thumbnails: [{ url: `https://i.ytimg.com/vi/${BBB}/maxresdefault.jpg`, width: 1280, height: 720 }] },
+          thumbnail: {
+            thumbnails: [{ url: `https://i.ytimg.com/vi/${BBB}/maxresdefault.jpg`, width: 1280, height: 720 }],
+          },
           embed: { iframeUrl: `https://www.youtube.com/embed/${BBB}`, width: 1280, height: 720 },
           title: { simpleText: BBB_TITLE },
           lengthSeconds: "635",
@@ -276,7 +458,10 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
           subreason: {
             runs: [
               { text: "This helps protect our community. " },
-              { text: "Learn more", navigationEndpoint: { urlEndpoint: { url: "https://support.google.com/youtube/answer/3037019" } } },
+              {
+                text: "Learn more",
+                navigationEndpoint: { urlEndpoint: { url: "https://support.google.com/youtube/answer/3037019" } },
+              },
             ],
           },
           reason: { simpleText: "Sign in to confirm you’re not a bot" },
@@ -295,7 +480,9 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
       error: {
         code: 429,
         message: "Resource has been exhausted (e.g. check quota).",
-        errors: [{ message: "Resource has been exhausted (e.g. check quota).", domain: "global", reason: "rateLimitExceeded" }],
+        errors: [
+          { message: "Resource has been exhausted (e.g. check quota).", domain: "global", reason: "rateLimitExceeded" },
+        ],
         status: "RESOURCE_EXHAUSTED",
       },
     },
@@ -303,7 +490,11 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
 
   // The stand-in YouTube gives an address it distrusts: another video's answer, not the one asked.
   [IDS.blocked]: (client) =>
-    okAnswer(client, { ...bbbDetails("Xl5aQOMjz0s"), title: "Video Not Available", author: "YouTube" }, bbbStreaming("Xl5aQOMjz0s", client)),
+    okAnswer(
+      client,
+      { ...bbbDetails("Xl5aQOMjz0s"), title: "Video Not Available", author: "YouTube" },
+      bbbStreaming("Xl5aQOMjz0s", client),
+    ),
 
   // SABR only: the answer still has its formats but none has a URL, only the streaming endpoint.
   [IDS.changedShape]: (client) =>
@@ -323,12 +514,23 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
       {
         expiresInSeconds: "21540",
         adaptiveFormats: [
-          format(IDS.drm, client, BBB_ADAPTIVE[6] as FormatSpec, { drmFamilies: ["WIDEVINE", "PLAYREADY"], type: "FORMAT_STREAM_TYPE_OTF" }),
+          format(IDS.drm, client, BBB_ADAPTIVE[6] as FormatSpec, {
+            drmFamilies: ["WIDEVINE", "PLAYREADY"],
+            type: "FORMAT_STREAM_TYPE_OTF",
+          }),
           format(IDS.drm, client, BBB_ADAPTIVE[8] as FormatSpec, { drmFamilies: ["WIDEVINE", "PLAYREADY"] }),
         ],
         licenseInfos: [
-          { drmFamily: "WIDEVINE", url: "https://www.youtube.com/api/drm/widevine?video_id=drmMovie001&source=YOUTUBE", drmTrackType: "DRM_TRACK_TYPE_ALL" },
-          { drmFamily: "PLAYREADY", url: "https://www.youtube.com/api/drm/playready?video_id=drmMovie001&source=YOUTUBE", drmTrackType: "DRM_TRACK_TYPE_ALL" },
+          {
+            drmFamily: "WIDEVINE",
+            url: "https://www.youtube.com/api/drm/widevine?video_id=drmMovie001&source=YOUTUBE",
+            drmTrackType: "DRM_TRACK_TYPE_ALL",
+          },
+          {
+            drmFamily: "PLAYREADY",
+            url: "https://www.youtube.com/api/drm/playready?video_id=drmMovie001&source=YOUTUBE",
+            drmTrackType: "DRM_TRACK_TYPE_ALL",
+          },
         ],
         drmParams: "Q0FFU0FnZ0RSTQ==",
       },
@@ -356,11 +558,17 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
     ),
 
   [IDS.liveNow]: (client) =>
-    okAnswer(client, { ...bbbDetails(IDS.liveNow), lengthSeconds: "0", isLive: true, isLiveContent: true }, {
-      expiresInSeconds: "21540",
-      adaptiveFormats: BBB_ADAPTIVE.slice(6, 9).map((spec) => format(IDS.liveNow, client, spec, { type: "FORMAT_STREAM_TYPE_OTF" })),
-      hlsManifestUrl: `https://manifest.googlevideo.com/api/manifest/hls_variant/expire/${EXPIRE}/id/${IDS.liveNow}.1/source/yt_live_broadcast/file/index.m3u8`,
-    }),
+    okAnswer(
+      client,
+      { ...bbbDetails(IDS.liveNow), lengthSeconds: "0", isLive: true, isLiveContent: true },
+      {
+        expiresInSeconds: "21540",
+        adaptiveFormats: BBB_ADAPTIVE.slice(6, 9).map((spec) =>
+          format(IDS.liveNow, client, spec, { type: "FORMAT_STREAM_TYPE_OTF" }),
+        ),
+        hlsManifestUrl: `https://manifest.googlevideo.com/api/manifest/hls_variant/expire/${EXPIRE}/id/${IDS.liveNow}.1/source/yt_live_broadcast/file/index.m3u8`,
+      },
+    ),
 
   // visionOS is answered as a web player would be (enciphered URLs only); iOS gets direct ones.
   [IDS.clientFallback]: (client) => {

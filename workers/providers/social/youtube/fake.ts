@@ -61,7 +61,14 @@ function answer(recorded: RecordedAnswer): Response {
 
 const INVALID_ARGUMENT = () =>
   Response.json(
-    { error: { code: 400, message: "Request contains an invalid argument.", errors: [{ message: "Request contains an invalid argument.", domain: "global", reason: "badRequest" }], status: "INVALID_ARGUMENT" } },
+    {
+      error: {
+        code: 400,
+        message: "Request contains an invalid argument.",
+        errors: [{ message: "Request contains an invalid argument.", domain: "global", reason: "badRequest" }],
+        status: "INVALID_ARGUMENT",
+      },
+    },
     { status: 400 },
   );
 
@@ -78,7 +85,8 @@ export const fakeYoutube: FakePlatform = {
       } | null;
       const clientName = body?.context?.client?.clientName;
       // YouTube refuses a request that does not say which app is asking.
-      if (typeof clientName !== "string" || typeof body?.context?.client?.clientVersion !== "string") return INVALID_ARGUMENT();
+      if (typeof clientName !== "string" || typeof body?.context?.client?.clientVersion !== "string")
+        return INVALID_ARGUMENT();
       if (typeof body.videoId !== "string") return INVALID_ARGUMENT();
       const record = RECORDED_YOUTUBE[body.videoId];
       return answer(record ? record(clientName) : UNKNOWN_VIDEO(clientName));

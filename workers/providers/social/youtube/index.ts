@@ -14,7 +14,13 @@
  * medium is `boundToRequester` and the API answers a tunnel URL in its place.
  */
 import { z } from "zod";
-import type { ExtractedMedia, ExtractedPost, Extraction, ExtractionFailure, PostRef } from "~workers/hosted/capabilities";
+import type {
+  ExtractedMedia,
+  ExtractedPost,
+  Extraction,
+  ExtractionFailure,
+  PostRef,
+} from "~workers/hosted/capabilities";
 import {
   type ExtractorDeps,
   failureFromStatus,
@@ -115,7 +121,10 @@ const FormatSchema = z.object({
   averageBitrate: z.number().optional(),
   width: z.number().int().positive().optional(),
   height: z.number().int().positive().optional(),
-  contentLength: z.string().regex(/^\d{1,15}$/).optional(),
+  contentLength: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .optional(),
   qualityLabel: z.string().optional(),
   audioQuality: z.string().optional(),
   drmFamilies: z.array(z.string()).optional(),
@@ -145,7 +154,9 @@ const PlayerResponseSchema = z.object({
       isLive: z.boolean().optional(),
       thumbnail: z
         .object({
-          thumbnails: z.array(z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional() })),
+          thumbnails: z.array(
+            z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional() }),
+          ),
         })
         .optional(),
     })
@@ -233,7 +244,8 @@ function playabilityText(status: NonNullable<PlayerResponse["playabilityStatus"]
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === "object") {
       const text = TextSchema.safeParse(node);
-      if (text.success) texts.push("simpleText" in text.data ? text.data.simpleText : text.data.runs.map((run) => run.text).join(""));
+      if (text.success)
+        texts.push("simpleText" in text.data ? text.data.simpleText : text.data.runs.map((run) => run.text).join(""));
       else Object.values(node).forEach(walk);
     }
   };
@@ -251,18 +263,27 @@ function playabilityFailure(status: NonNullable<PlayerResponse["playabilityStatu
     return {
       ok: false,
       kind: "login-required",
-      detail: "YouTube asks us to sign in to confirm we are not a bot: it is refusing requests from our servers for now.",
+      detail:
+        "YouTube asks us to sign in to confirm we are not a bot: it is refusing requests from our servers for now.",
     };
   }
   if (text.includes("private")) {
-    return { ok: false, kind: "content-private", detail: "This YouTube video is private: only the people its owner chose may see it." };
+    return {
+      ok: false,
+      kind: "content-private",
+      detail: "This YouTube video is private: only the people its owner chose may see it.",
+    };
   }
   if (
     status.status === "AGE_CHECK_REQUIRED" ||
     status.status === "AGE_VERIFICATION_REQUIRED" ||
     /confirm your age|age-restricted|inappropriate for some users/.test(text)
   ) {
-    return { ok: false, kind: "login-required", detail: "This YouTube video is age-restricted: YouTube shows it only to a signed-in adult." };
+    return {
+      ok: false,
+      kind: "login-required",
+      detail: "This YouTube video is age-restricted: YouTube shows it only to a signed-in adult.",
+    };
   }
   if (/in your country|in your region/.test(text)) {
     return {
@@ -273,7 +294,11 @@ function playabilityFailure(status: NonNullable<PlayerResponse["playabilityStatu
     };
   }
   if (/try again later|request limit/.test(text)) {
-    return { ok: false, kind: "upstream-rate-limited", detail: "YouTube is limiting how often we may ask; try again later." };
+    return {
+      ok: false,
+      kind: "upstream-rate-limited",
+      detail: "YouTube is limiting how often we may ask; try again later.",
+    };
   }
   switch (status.status) {
     case "LIVE_STREAM_OFFLINE":
@@ -285,7 +310,11 @@ function playabilityFailure(status: NonNullable<PlayerResponse["playabilityStatu
     case "LOGIN_REQUIRED":
       return { ok: false, kind: "login-required", detail: "YouTube shows this video only to a signed-in user." };
     case "ERROR":
-      return { ok: false, kind: "content-unavailable", detail: "YouTube has no such video: it was removed or never existed." };
+      return {
+        ok: false,
+        kind: "content-unavailable",
+        detail: "YouTube has no such video: it was removed or never existed.",
+      };
     case "UNPLAYABLE":
       // Often the app's own limit (made-for-kids videos, embedding turned off): another client may play it.
       return {
@@ -331,11 +360,17 @@ function readPlayerResponse(answer: PlayerResponse, ref: PostRef): Attempt {
   if (media.length === 0) {
     const all = [...muxed, ...adaptive].map((format) => format.format);
     if ((streaming.licenseInfos?.length ?? 0) > 0 || all.some((format) => format.drmFamilies?.length)) {
-      return { ok: false, kind: "drm-protected", detail: "This YouTube video is protected by DRM: it cannot be downloaded." };
+      return {
+        ok: false,
+        kind: "drm-protected",
+        detail: "This YouTube video is protected by DRM: it cannot be downloaded.",
+      };
     }
     // Only enciphered URLs means YouTube now treats our client as one that runs its player
     // JavaScript: the client table needs an update, and the next client may still pass.
-    const what = all.some((format) => format.signatureCipher) ? "streamingData formats only with signatureCipher" : "streamingData without direct format URLs";
+    const what = all.some((format) => format.signatureCipher)
+      ? "streamingData formats only with signatureCipher"
+      : "streamingData without direct format URLs";
     return { ...outdated("youtube", what), tryNext: true };
   }
 

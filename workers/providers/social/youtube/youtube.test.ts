@@ -23,7 +23,12 @@ function harness(platforms: FakePlatform[] = [fakeYoutube], baseUrls: Record<str
   const fake = createFakeSocialFetch(platforms);
   const recording: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
-    sent.push({ method: request.method, url: request.url, headers: request.headers, body: await request.clone().text() });
+    sent.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: await request.clone().text(),
+    });
     return fake(request);
   };
   return { extractor: youtubeExtractor({ baseUrls, fetch: recording }), sent };
@@ -64,7 +69,11 @@ describe("youtubeExtractor: Big Buck Bunny, the pinned public multi-quality vide
 
   it("lists the muxed 360p file and the separate video-only and audio streams, best first", async () => {
     const { media } = post((await extract(IDS.bigBuckBunny)).result);
-    expect(media.map((medium) => `${medium.type} ${medium.quality} ${medium.mimeType} ${medium.hasAudio ? "+sound" : "silent"}`)).toEqual([
+    expect(
+      media.map(
+        (medium) => `${medium.type} ${medium.quality} ${medium.mimeType} ${medium.hasAudio ? "+sound" : "silent"}`,
+      ),
+    ).toEqual([
       "video 2160p60 video/webm silent",
       "video 1080p60 video/mp4 silent",
       "video 1080p60 video/webm silent",
@@ -80,7 +89,13 @@ describe("youtubeExtractor: Big Buck Bunny, the pinned public multi-quality vide
       "audio audio 53k audio/webm +sound",
     ]);
     const fullHd = media[1];
-    expect(fullHd).toMatchObject({ width: 1920, height: 1080, sizeBytes: 2_457_600, bitrate: 4_514_283, boundToRequester: true });
+    expect(fullHd).toMatchObject({
+      width: 1920,
+      height: 1080,
+      sizeBytes: 2_457_600,
+      bitrate: 4_514_283,
+      boundToRequester: true,
+    });
     const muxed = media.find((medium) => medium.hasAudio && medium.type === "video");
     expect(muxed).toMatchObject({ width: 640, height: 360, bitrate: 503_224 });
     // YouTube leaves itag 18's size out; no size is better than a guessed one.
@@ -156,8 +171,14 @@ describe("youtubeExtractor: Big Buck Bunny, the pinned public multi-quality vide
     const { result: watch } = await extract(IDS.bigBuckBunny);
     const { extractor } = harness();
     const signal = new AbortController().signal;
-    const short = await extractor.extract(ref(IDS.bigBuckBunny, "short", `https://www.youtube.com/shorts/${IDS.bigBuckBunny}`), signal);
-    const music = await extractor.extract(ref(IDS.bigBuckBunny, "video", `https://music.youtube.com/watch?v=${IDS.bigBuckBunny}`), signal);
+    const short = await extractor.extract(
+      ref(IDS.bigBuckBunny, "short", `https://www.youtube.com/shorts/${IDS.bigBuckBunny}`),
+      signal,
+    );
+    const music = await extractor.extract(
+      ref(IDS.bigBuckBunny, "video", `https://music.youtube.com/watch?v=${IDS.bigBuckBunny}`),
+      signal,
+    );
     expect(post(short)).toEqual(post(watch));
     expect(post(music)).toEqual(post(watch));
   });
@@ -170,15 +191,24 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
     ["never existed", "neverExist1", { kind: "content-unavailable" }],
     ["region-locked", IDS.regionLocked, { kind: "content-unavailable", regionLocked: true }],
     ["bot check", IDS.loginWall, { kind: "login-required", detail: expect.stringContaining("not a bot") }],
-    ["age-restricted", IDS.ageRestricted, { kind: "login-required", detail: expect.stringContaining("age-restricted") }],
+    [
+      "age-restricted",
+      IDS.ageRestricted,
+      { kind: "login-required", detail: expect.stringContaining("age-restricted") },
+    ],
     ["rate-limited", IDS.rateLimited, { kind: "upstream-rate-limited", retryAfterSeconds: 120 }],
     ["DRM", IDS.drm, { kind: "drm-protected" }],
-    ["premiere not started", IDS.liveOffline, { kind: "content-unavailable", detail: expect.stringContaining("not started") }],
+    [
+      "premiere not started",
+      IDS.liveOffline,
+      { kind: "content-unavailable", detail: expect.stringContaining("not started") },
+    ],
     ["live now", IDS.liveNow, { kind: "content-unavailable", detail: expect.stringContaining("live right now") }],
   ])("%s: answered from the first client's answer alone", async (_name, id, expected) => {
     const { result, sent } = await extract(id);
     expect(result).toMatchObject({ ok: false, ...expected });
-    if (expected.kind !== "content-unavailable" || !("regionLocked" in expected)) expect(result).not.toHaveProperty("regionLocked");
+    if (expected.kind !== "content-unavailable" || !("regionLocked" in expected))
+      expect(result).not.toHaveProperty("regionLocked");
     expect(sent).toHaveLength(1);
   });
 
@@ -202,7 +232,11 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
 
   it("changed shape (formats without URLs, SABR only): extractor-outdated after every client", async () => {
     const { result, sent } = await extract(IDS.changedShape);
-    expect(result).toMatchObject({ ok: false, kind: "extractor-outdated", what: "streamingData without direct format URLs" });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+      what: "streamingData without direct format URLs",
+    });
     expect(sent.map((request) => JSON.parse(request.body).context.client.clientName)).toEqual(["VISIONOS", "IOS"]);
   });
 
@@ -242,10 +276,16 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
   }
 
   it.each([
-    ["its client version refused (HTTP 400)", () => Response.json({ error: { code: 400, status: "INVALID_ARGUMENT" } }, { status: 400 })],
+    [
+      "its client version refused (HTTP 400)",
+      () => Response.json({ error: { code: 400, status: "INVALID_ARGUMENT" } }, { status: 400 }),
+    ],
     [
       "unplayable on that app (made for kids)",
-      () => Response.json({ playabilityStatus: { status: "UNPLAYABLE", reason: "This video is not available on this app." } }),
+      () =>
+        Response.json({
+          playabilityStatus: { status: "UNPLAYABLE", reason: "This video is not available on this app." },
+        }),
     ],
   ])("visionOS %s: iOS is asked and answers", async (_name, visionos) => {
     const { extractor, sent } = harness([visionOsAnswers(visionos)]);
@@ -259,7 +299,11 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
       Response.json({ playabilityStatus: { status: "UNPLAYABLE", reason: "This video requires payment to watch." } });
     const { extractor } = harness([visionOsAnswers(unplayable)]);
     const result = await extractor.extract(ref(IDS.changedShape), new AbortController().signal);
-    expect(result).toMatchObject({ ok: false, kind: "content-unavailable", detail: expect.stringContaining("requires payment") });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+      detail: expect.stringContaining("requires payment"),
+    });
   });
 
   it("when every client answers only enciphered URLs, says so: extractor-outdated", async () => {
@@ -268,21 +312,43 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
       async handle(request) {
         const body = (await request.clone().json()) as { context: { client: { clientName: string } } };
         body.context.client.clientName = "VISIONOS";
-        return fakeYoutube.handle(new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) }));
+        return fakeYoutube.handle(
+          new Request(request.url, { method: "POST", headers: request.headers, body: JSON.stringify(body) }),
+        );
       },
     };
     const { extractor, sent } = harness([cipherEverywhere]);
     const result = await extractor.extract(ref(IDS.clientFallback), new AbortController().signal);
-    expect(result).toMatchObject({ ok: false, kind: "extractor-outdated", what: "streamingData formats only with signatureCipher" });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+      what: "streamingData formats only with signatureCipher",
+    });
     expect(sent).toHaveLength(2);
   });
 
   it.each([
-    ["an HTML page", new Response("<!doctype html><title>YouTube</title>", { headers: { "content-type": "text/html" } }), "player response is not JSON"],
+    [
+      "an HTML page",
+      new Response("<!doctype html><title>YouTube</title>", { headers: { "content-type": "text/html" } }),
+      "player response is not JSON",
+    ],
     ["no playability status", Response.json({ responseContext: {} }), "playabilityStatus"],
-    ["a status it has never seen", Response.json({ playabilityStatus: { status: "CONTENT_CHECK_REQUIRED" } }), "playabilityStatus.status CONTENT_CHECK_REQUIRED"],
-    ["OK without streaming data", Response.json({ playabilityStatus: { status: "OK" }, videoDetails: { videoId: IDS.bigBuckBunny } }), "streamingData"],
-    ["videoDetails of the wrong type", Response.json({ playabilityStatus: { status: "OK" }, videoDetails: [] }), "player response videoDetails"],
+    [
+      "a status it has never seen",
+      Response.json({ playabilityStatus: { status: "CONTENT_CHECK_REQUIRED" } }),
+      "playabilityStatus.status CONTENT_CHECK_REQUIRED",
+    ],
+    [
+      "OK without streaming data",
+      Response.json({ playabilityStatus: { status: "OK" }, videoDetails: { videoId: IDS.bigBuckBunny } }),
+      "streamingData",
+    ],
+    [
+      "videoDetails of the wrong type",
+      Response.json({ playabilityStatus: { status: "OK" }, videoDetails: [] }),
+      "player response videoDetails",
+    ],
     ["a server error", new Response("backend error", { status: 503 }), "HTTP 503"],
   ])("%s: extractor-outdated naming what it lacks", async (_name, response, what) => {
     const { extractor } = harness([{ hosts: ["www.youtube.com"], handle: () => response.clone() }]);
@@ -310,12 +376,22 @@ describe("youtubeExtractor: hosts", () => {
     expect(harness().extractor.apiHosts).toEqual(["www.youtube.com"]);
     expect(harness().extractor.mediaHosts).toEqual([".googlevideo.com"]);
     const proxied = harness(
-      [{ hosts: ["yt.proxy.test"], handle: (request) => fakeYoutube.handle(new Request(request.url.replace("yt.proxy.test", "www.youtube.com"), request)) }],
+      [
+        {
+          hosts: ["yt.proxy.test"],
+          handle: (request) =>
+            fakeYoutube.handle(new Request(request.url.replace("yt.proxy.test", "www.youtube.com"), request)),
+        },
+      ],
       { www: "https://yt.proxy.test/" },
     );
     expect(proxied.extractor.apiHosts).toEqual(["yt.proxy.test"]);
-    expect(post(await proxied.extractor.extract(ref(IDS.bigBuckBunny), new AbortController().signal)).title).toContain("Big Buck Bunny");
-    expect(proxied.sent.map((request) => request.url)).toEqual(["https://yt.proxy.test/youtubei/v1/player?prettyPrint=false"]);
+    expect(post(await proxied.extractor.extract(ref(IDS.bigBuckBunny), new AbortController().signal)).title).toContain(
+      "Big Buck Bunny",
+    );
+    expect(proxied.sent.map((request) => request.url)).toEqual([
+      "https://yt.proxy.test/youtubei/v1/player?prettyPrint=false",
+    ]);
   });
 
   it("does not follow an answer that sends it to another host", async () => {
@@ -336,14 +412,20 @@ describe("youtubeExtractor: hosts", () => {
         if (first) first.url = first.url.replace(/rr\d---sn-[a-z0-9]+\.googlevideo\.com/, "evil.example");
         const second = answer.streamingData.adaptiveFormats[1];
         if (second) second.url = second.url.replace("https://", "http://");
-        answer.videoDetails.thumbnail.thumbnails.push({ url: "https://evil.example/huge.jpg", width: 9999, height: 9999 });
+        answer.videoDetails.thumbnail.thumbnails.push({
+          url: "https://evil.example/huge.jpg",
+          width: 9999,
+          height: 9999,
+        });
         return Response.json(answer);
       },
     };
     const { extractor } = harness([tampered]);
     const video = post(await extractor.extract(ref(IDS.bigBuckBunny), new AbortController().signal));
     expect(video.media.map((medium) => medium.quality)).not.toContain("2160p60");
-    expect(video.media.filter((medium) => medium.quality === "1080p60").map((medium) => medium.mimeType)).toEqual(["video/webm"]);
+    expect(video.media.filter((medium) => medium.quality === "1080p60").map((medium) => medium.mimeType)).toEqual([
+      "video/webm",
+    ]);
     expect(video.media).toHaveLength(10);
     for (const medium of video.media) expect(new URL(medium.url).hostname.endsWith(".googlevideo.com")).toBe(true);
     expect(video.thumbnail).toBe("https://i.ytimg.com/vi/aqz-KE-bpKQ/maxresdefault.jpg");
