@@ -61,7 +61,10 @@ import { parseLogoDataUrl } from "~workers/hosted/qrcode/logo";
 import { checkDestination } from "~workers/hosted/urlshortener/destination";
 import { AliasSchema } from "~workers/hosted/urlshortener/schema";
 import { WhoisInputSchema } from "~workers/hosted/whois-domain/schema";
-import { recogniseInstagramProfile, recognisePostUrl } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
+import {
+  recogniseInstagramProfile,
+  recognisePostUrl,
+} from "~workers/hosted/youtube-instagram-video-downloader/recognise";
 import { parseAddress } from "~workers/hosted/email-exist/syntax";
 import { EmailSchema, ProfileSchema } from "~workers/platform/accounts";
 import { ContactMessageSchema } from "~workers/platform/contact";
@@ -402,8 +405,14 @@ const CATALOGUE: Entry[] = [
         shape: "activity markers with 30 digits each, too many for an id",
         input: `https://www.linkedin.com/posts/${`-activity-${"1".repeat(30)}`.repeat(48)}x`,
       },
-      { shape: "pin slug separators with digits, then a letter", input: `https://www.pinterest.com/pin/${"--1".repeat(650)}x` },
-      { shape: "id characters one past a shortcode's length", input: `https://www.instagram.com/p/${"A".repeat(1900)}/` },
+      {
+        shape: "pin slug separators with digits, then a letter",
+        input: `https://www.pinterest.com/pin/${"--1".repeat(650)}x`,
+      },
+      {
+        shape: "id characters one past a shortcode's length",
+        input: `https://www.instagram.com/p/${"A".repeat(1900)}/`,
+      },
       {
         shape: "a real pin after a long slug",
         input: `https://www.pinterest.com/pin/${"a-".repeat(900)}-1055599907085543/`,

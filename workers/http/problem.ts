@@ -207,8 +207,7 @@ export const PROBLEM_TYPES = {
     title: "The post is private",
     description:
       "The post exists, but the platform shows it only to its audience (a private account, friends only, a closed group), so there is nothing we may read.",
-    action:
-      "Only public posts can be read. A call answered with this problem does not count against your month.",
+    action: "Only public posts can be read. A call answered with this problem does not count against your month.",
     uncounted: true,
   },
   "content-unavailable": {
@@ -261,8 +260,7 @@ export const PROBLEM_TYPES = {
     title: "The platform changed its pages",
     description:
       "The platform answered, but no longer in the shape our reader understands, so it needs an update. Each such failure is logged with the platform and a hash of the URL, so it is fixed fast.",
-    action:
-      "Try again later. A call answered with this problem does not count against your month.",
+    action: "Try again later. A call answered with this problem does not count against your month.",
     uncounted: true,
   },
   "drm-protected": {

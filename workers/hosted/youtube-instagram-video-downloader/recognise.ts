@@ -32,7 +32,13 @@ const YOUTUBE_HOSTS = new Set([
   "www.youtube-nocookie.com",
 ]);
 const YOUTU_BE_HOSTS = new Set(["youtu.be", "www.youtu.be"]);
-const INSTAGRAM_HOSTS = new Set(["instagram.com", "www.instagram.com", "m.instagram.com", "instagr.am", "www.instagr.am"]);
+const INSTAGRAM_HOSTS = new Set([
+  "instagram.com",
+  "www.instagram.com",
+  "m.instagram.com",
+  "instagr.am",
+  "www.instagr.am",
+]);
 const FACEBOOK_HOSTS = new Set([
   "facebook.com",
   "www.facebook.com",
@@ -121,7 +127,8 @@ export function recognisePostUrl(text: string): Recognition {
   const segments = pathSegments(url.url);
   if (YOUTUBE_HOSTS.has(host) || YOUTU_BE_HOSTS.has(host)) return youtube(url.url, segments, YOUTU_BE_HOSTS.has(host));
   if (INSTAGRAM_HOSTS.has(host)) return instagram(segments);
-  if (FACEBOOK_HOSTS.has(host) || FB_WATCH_HOSTS.has(host)) return facebook(url.url, segments, FB_WATCH_HOSTS.has(host));
+  if (FACEBOOK_HOSTS.has(host) || FB_WATCH_HOSTS.has(host))
+    return facebook(url.url, segments, FB_WATCH_HOSTS.has(host));
   if (X_HOSTS.has(host)) return x(segments);
   if (LINKEDIN_HOSTS.has(host)) return linkedin(segments);
   if (isPinterestHost(host) || PIN_IT_HOSTS.has(host)) return pinterest(segments, PIN_IT_HOSTS.has(host));
@@ -132,12 +139,15 @@ export function recognisePostUrl(text: string): Recognition {
  * An Instagram profile URL (`https://www.instagram.com/nasa/`) or a bare user name (`nasa`,
  * `@nasa`) → the user name, for the older path's `profile_pic` call.
  */
-export function recogniseInstagramProfile(text: string): { ok: true; username: string } | { ok: false; reason: string } {
+export function recogniseInstagramProfile(
+  text: string,
+): { ok: true; username: string } | { ok: false; reason: string } {
   const bare = text.trim().replace(/^@/, "");
   if (/^[A-Za-z0-9_.]{1,30}$/.test(bare)) return { ok: true, username: bare.toLowerCase() };
   const url = parseUrl(text);
   if (!url.ok) return url;
-  if (!INSTAGRAM_HOSTS.has(url.url.hostname.replace(/\.$/, ""))) return refuse("Give an Instagram profile URL, such as https://www.instagram.com/nasa/.");
+  if (!INSTAGRAM_HOSTS.has(url.url.hostname.replace(/\.$/, "")))
+    return refuse("Give an Instagram profile URL, such as https://www.instagram.com/nasa/.");
   const segments = pathSegments(url.url);
   const [name] = segments;
   if (segments.length !== 1 || !name || !/^[A-Za-z0-9_.]{1,30}$/.test(name) || RESERVED_INSTAGRAM_PATHS.has(name)) {
@@ -301,9 +311,12 @@ function pinterest(segments: string[], pinIt: boolean): Recognition {
     if (!first || !SHARE_TOKEN.test(first)) return refuse("That pin.it link has no pin code in it.");
     return ref("pinterest", first, "share", `https://pin.it/${first}`);
   }
-  const id = first === "pin" && second ? (NUMERIC_ID.test(second) ? second : PIN_WITH_SLUG.exec(second)?.[1]) : undefined;
+  const id =
+    first === "pin" && second ? (NUMERIC_ID.test(second) ? second : PIN_WITH_SLUG.exec(second)?.[1]) : undefined;
   if (!id) {
-    return refuse("That Pinterest link is not a pin: give a link such as https://www.pinterest.com/pin/1055599907085543/.");
+    return refuse(
+      "That Pinterest link is not a pin: give a link such as https://www.pinterest.com/pin/1055599907085543/.",
+    );
   }
   return ref("pinterest", id, "pin", `https://www.pinterest.com/pin/${id}/`);
 }

@@ -21,7 +21,8 @@ const testFake: FakePlatform = {
   hosts: ["api.test-platform.example", ".test-cdn.example"],
   handle(request) {
     const url = new URL(request.url);
-    if (url.hostname === MEDIA_HOST) return fakeMediaResponse(request, { seed: url.pathname, size: 200_000, mimeType: "video/mp4" });
+    if (url.hostname === MEDIA_HOST)
+      return fakeMediaResponse(request, { seed: url.pathname, size: 200_000, mimeType: "video/mp4" });
     if (url.pathname === "/post/redirect-away") return Response.redirect("https://elsewhere.example/post", 302);
     return Response.json({ id: url.pathname.split("/").pop() });
   },
@@ -74,9 +75,14 @@ function freshRef(id = `post${++refCounter}${crypto.randomUUID().slice(0, 6)}`):
   return { platform: "youtube", id, kind: "video", url: `https://www.youtube.com/watch?v=${id}` };
 }
 
-function compose(extractor: ReturnType<typeof testExtractor>, options: { fetch?: typeof fetch; bindAllMedia?: boolean } = {}) {
+function compose(
+  extractor: ReturnType<typeof testExtractor>,
+  options: { fetch?: typeof fetch; bindAllMedia?: boolean } = {},
+) {
   return createSocialMedia({
-    plans: [{ platform: "youtube", factory: extractor.factory, baseUrls: { www: "https://api.test-platform.example" } }],
+    plans: [
+      { platform: "youtube", factory: extractor.factory, baseUrls: { www: "https://api.test-platform.example" } },
+    ],
     fetch: options.fetch ?? createFakeSocialFetch([testFake]),
     kv: env.CACHE,
     bindAllMedia: options.bindAllMedia,
@@ -90,7 +96,9 @@ afterEach(() => vi.restoreAllMocks());
 describe("social composition: the extractor's fetch", () => {
   it("reaches the platform's own hosts", async () => {
     const extractor = testExtractor(async (ref, fetcher) => {
-      const answer = (await (await fetcher(`https://api.test-platform.example/post/${ref.id}`)).json()) as { id: string };
+      const answer = (await (await fetcher(`https://api.test-platform.example/post/${ref.id}`)).json()) as {
+        id: string;
+      };
       expect(answer.id).toBe(ref.id);
       return post([VIDEO]);
     });
@@ -158,7 +166,10 @@ describe("social composition: what a success may hold", () => {
   it("answers a success with no media as extractor-outdated, never an empty success", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const extractor = testExtractor(async () => post([]));
-    expect(await compose(extractor).extract(freshRef(), signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(await compose(extractor).extract(freshRef(), signal())).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 
   it("leaves out media off the platform's media hosts or not over https", async () => {
@@ -173,7 +184,10 @@ describe("social composition: what a success may hold", () => {
     const result = await compose(extractor).extract(freshRef(), signal());
     expect(result.ok && result.post.media.map((item) => item.url)).toEqual([MEDIA_URL]);
     const onlyForeign = testExtractor(async () => post([{ ...VIDEO, url: "https://evil.example/x.mp4" }]));
-    expect(await compose(onlyForeign).extract(freshRef(), signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(await compose(onlyForeign).extract(freshRef(), signal())).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 
   it("marks every media bound to the requester in fake mode, so the API answers tunnel URLs", async () => {

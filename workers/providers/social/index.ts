@@ -27,6 +27,8 @@ import type {
 } from "~workers/hosted/capabilities";
 import { lazyFetch } from "../fakes";
 import { readCachedPost, writeCachedPost } from "./cache";
+import { xExtractor } from "./x";
+import { youtubeExtractor } from "./youtube";
 import {
   ForeignHostError,
   hostGuardedFetch,
@@ -63,7 +65,10 @@ export type SocialConfig = Pick<
  * The platform modules' factories. A platform missing here is not read in this build: its
  * posts are refused by `extract` with a thrown error (a defect of ours, answered 502).
  */
-export const EXTRACTOR_FACTORIES: Partial<Record<Platform, ExtractorFactory>> = {};
+export const EXTRACTOR_FACTORIES: Partial<Record<Platform, ExtractorFactory>> = {
+  youtube: youtubeExtractor,
+  x: xExtractor,
+};
 
 const trimmed = (url: string) => url.replace(/\/+$/, "");
 
@@ -170,7 +175,10 @@ export function createSocialMedia(options: {
       } catch (error) {
         if (isAbort(error, init.signal)) throw error;
         // A CDN that redirects off its own hosts, or cannot be reached: a gateway error to relay.
-        console.warn(`[social] media fetch failed (${owner.extractor.platform}):`, error instanceof Error ? error.message : error);
+        console.warn(
+          `[social] media fetch failed (${owner.extractor.platform}):`,
+          error instanceof Error ? error.message : error,
+        );
         return new Response(null, { status: 502 });
       }
     },
@@ -214,7 +222,9 @@ async function checkExtraction(
   if (result.ok) {
     const media = result.post.media.filter((item) => isMediaUrl(item.url, extractor.mediaHosts));
     if (media.length < result.post.media.length) {
-      console.warn(`[social] ${ref.platform} answered media off its media hosts, left out: url#=${await urlHash(ref.url)}`);
+      console.warn(
+        `[social] ${ref.platform} answered media off its media hosts, left out: url#=${await urlHash(ref.url)}`,
+      );
     }
     if (media.length === 0) {
       result = outdated(

@@ -1,0 +1,179 @@
+/**
+ * The caller's URL → the post's media, in one envelope for every platform (decision 051):
+ * recognised (recognise.ts) before anything is fetched, read by the platform's extractor
+ * (ctx.social), arranged for the asked quality best first, and each media bound to the
+ * requester's address replaced by a tunnel URL on our host (decision 052).
+ */
+import type { ExtractedMedia, ExtractedPost, ExtractionFailure, Platform } from "../capabilities";
+import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
+import { recognisePostUrl } from "./recognise";
+import type { DownloadAnswer, DownloadInput, Media } from "./schema";
+
+const PLATFORM_NAMES: Record<Platform, string> = {
+  youtube: "YouTube",
+  instagram: "Instagram",
+  facebook: "Facebook",
+  x: "X",
+  linkedin: "LinkedIn",
+  pinterest: "Pinterest",
+};
+
+/** When the platform throttled us without saying for how long. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
+export type Download = { ok: true; answer: DownloadAnswer } | { ok: false; problem: HandlerResult };
+
+export async function handleDownload(input: DownloadInput, ctx: OperationContext): Promise<HandlerResult> {
+  const outcome = await downloadMedia(input, ctx);
+  return outcome.ok ? json(outcome.answer) : outcome.problem;
+}
+
+/** The whole call, as a value: the older path (`POST /api/download/videos`) shapes the same outcome its own way. */
+export async function downloadMedia(input: DownloadInput, ctx: OperationContext): Promise<Download> {
+  const recognised = recognisePostUrl(input.url);
+  if (!recognised.ok) {
+    return {
+      ok: false,
+      problem: problemResult("unsupported-url", recognised.reason, { errors: { url: recognised.reason } }),
+    };
+  }
+  const { ref } = recognised;
+  const extraction = await ctx.social.extract(ref, ctx.signal);
+  if (!extraction.ok) return { ok: false, problem: failureProblem(extraction, ref.platform, ref.id) };
+  const post = extraction.post;
+  const media = arrangeMedia(post.media, input);
+  if (media.length === 0) {
+    return {
+      ok: false,
+      problem: problemResult(
+        "content-unavailable",
+        `This ${PLATFORM_NAMES[post.platform]} post has no sound to answer: it holds only images or silent video.`,
+        { platform: post.platform, id: post.id },
+      ),
+    };
+  }
+  const answered = await Promise.all(media.map((item, index) => answerMedia(post, item, index, ctx)));
+  return {
+    ok: true,
+    answer: {
+      platform: post.platform,
+      id: post.id,
+      title: post.title,
+      author: post.author,
+      thumbnail: post.thumbnail,
+      durationSec: post.durationSec,
+      media: answered,
+    },
+  };
+}
+
+/**
+ * The media the caller asked for, best first (the docs say this rule):
+ * - videos by height (unknown last), then at equal heights a file with sound before one
+ *   without (a muxed 360p before a video-only 360p: it plays as it is), then bitrate, then size;
+ * - then audio by bitrate, then size; then images in the post's own order (a carousel's items
+ *   are not variants of one picture, so their order is the post's);
+ * - `quality` 1080/720/480/360 leaves out videos taller than that (when every video is taller,
+ *   the smallest one stays, so the caller still gets the video); audio and images stay;
+ * - `audioOnly` (or `quality: audio`) answers the audio streams, or, where the platform has
+ *   none, the videos that carry sound.
+ * Sorting is stable, so media the rule cannot tell apart keep the platform's order.
+ */
+export function arrangeMedia(media: readonly ExtractedMedia[], input: Pick<DownloadInput, "quality" | "audioOnly">) {
+  const videos = media.filter((item) => item.type === "video").sort(byVideoRank);
+  const audio = media.filter((item) => item.type === "audio").sort(byAudioRank);
+  const images = media.filter((item) => item.type === "image");
+  if (input.audioOnly || input.quality === "audio") {
+    return audio.length > 0 ? audio : videos.filter((item) => item.hasAudio);
+  }
+  if (input.quality === "best") return [...videos, ...audio, ...images];
+  const limit = Number(input.quality);
+  const fitting = videos.filter((item) => item.height === null || item.height <= limit);
+  const smallest = videos.filter((item) => item.height !== null).at(-1);
+  const chosen = fitting.length > 0 || !smallest ? fitting : [smallest];
+  return [...chosen, ...audio, ...images];
+}
+
+function byVideoRank(a: ExtractedMedia, b: ExtractedMedia): number {
+  return (
+    (b.height ?? -1) - (a.height ?? -1) ||
+    Number(b.hasAudio) - Number(a.hasAudio) ||
+    (b.bitrate ?? 0) - (a.bitrate ?? 0) ||
+    (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0)
+  );
+}
+
+function byAudioRank(a: ExtractedMedia, b: ExtractedMedia): number {
+  return (b.bitrate ?? 0) - (a.bitrate ?? 0) || (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0);
+}
+
+const EXTENSIONS: Record<string, string> = {
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "audio/mp4": "m4a",
+  "audio/webm": "webm",
+  "audio/mpeg": "mp3",
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
+
+/** One media as answered: the platform's URL, or a tunnel URL where the platform's works only from our address. */
+async function answerMedia(
+  post: ExtractedPost,
+  item: ExtractedMedia,
+  index: number,
+  ctx: OperationContext,
+): Promise<Media> {
+  const mimeType = item.mimeType;
+  let url = item.url;
+  if (item.boundToRequester) {
+    const essence = mimeType.split(";")[0]?.trim().toLowerCase() ?? "";
+    const extension = EXTENSIONS[essence] ?? essence.split("/")[1] ?? "bin";
+    const label = (item.quality ?? item.type).replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+    url = await ctx.tunnelUrl(item.url, {
+      mimeType,
+      filename: `${post.platform}-${post.id}-${index + 1}${label ? `-${label}` : ""}.${extension}`,
+    });
+  }
+  return {
+    url,
+    type: item.type,
+    quality: item.quality,
+    width: item.width,
+    height: item.height,
+    mimeType,
+    hasAudio: item.hasAudio,
+    ...(item.sizeBytes !== undefined && { sizeBytes: item.sizeBytes }),
+  };
+}
+
+/** A typed failure as the API's problem; each of these types is uncounted (decision 051). */
+export function failureProblem(failure: ExtractionFailure, platform: string, id: string): HandlerResult {
+  const about = { platform, id };
+  switch (failure.kind) {
+    case "content-unavailable":
+      return failure.regionLocked
+        ? problemResult("content-region-locked", failure.detail, about)
+        : problemResult("content-unavailable", failure.detail, about);
+    case "upstream-rate-limited": {
+      const retryAfter = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+      return problemResult(
+        "upstream-rate-limited",
+        failure.detail,
+        { ...about, retryAfterSeconds: retryAfter },
+        {
+          "retry-after": String(retryAfter),
+        },
+      );
+    }
+    case "upstream-blocked":
+      return problemResult("upstream-blocked", failure.detail, { ...about, retryable: false });
+    case "content-private":
+    case "login-required":
+    case "extractor-outdated":
+    case "drm-protected":
+      return problemResult(failure.kind, failure.detail, about);
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * The Social Media Videos Downloader through the whole Worker (SELF: keys in D1, the Meter,
+ * problem+json), over the platforms' recorded fakes (SOCIAL_PROVIDER=fake): each platform's
+ * fixtures walked from its own `<PLATFORM>_FIXTURE_URLS`, every failure kind as its typed
+ * problem, what counts against the month in the Meter itself, the plan group, and the schema.
+ */
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { ExtractedMedia } from "~workers/hosted/capabilities";
+import { meterStanding } from "~workers/gateway/meter-policy";
+import type { FixtureScenario } from "~workers/providers/social/fake";
+import { X_FIXTURE_URLS } from "~workers/providers/social/x/fixtures";
+import { YOUTUBE_FIXTURE_URLS } from "~workers/providers/social/youtube/fixtures";
+import { callHosted, createAccountWithKey, eventually, expectProblem } from "../../../tests/factories";
+import { createTestContext } from "../../../tests/hosted-context";
+import { callOperation, expectJson, findOperation } from "../_data/operation-test-helpers";
+import { arrangeMedia } from "./handler";
+import { definition, PINNED_POSTS } from "./index";
+import { DownloadAnswerSchema, DownloadInputSchema, type DownloadAnswer } from "./schema";
+
+const PATH = "/api/v1/youtube-instagram-video-downloader";
+const download = findOperation(definition, "downloadMedia");
+
+/** Each platform's recorded posts, as its module exports them (the others join as they land). */
+const FIXTURES: [string, Partial<Record<FixtureScenario, string>>][] = [
+  ["youtube", YOUTUBE_FIXTURE_URLS],
+  ["x", X_FIXTURE_URLS],
+];
+
+/** The problem each failing scenario must answer: [type, status]. */
+const FAILURES: Partial<Record<FixtureScenario, [string, number]>> = {
+  private: ["content-private", 403],
+  deleted: ["content-unavailable", 404],
+  regionLocked: ["content-region-locked", 451],
+  loginWall: ["login-required", 403],
+  rateLimited: ["upstream-rate-limited", 429],
+  blocked: ["upstream-blocked", 503],
+  changedShape: ["extractor-outdated", 502],
+  drm: ["drm-protected", 422],
+};
+const SUCCESSES: FixtureScenario[] = ["public", "multiQuality", "carousel"];
+
+const PERIOD_END = Date.now() + 20 * 24 * 60 * 60 * 1000;
+
+async function premiumAccount() {
+  return createAccountWithKey(env.DB, { planId: "premium", planExpiresAt: PERIOD_END });
+}
+
+/** How many calls the account's Meter has counted this period, once the after-response refunds ran. */
+async function usedCalls(account: { userId: string }, expected: number): Promise<number> {
+  const account_ = { userId: account.userId, planId: "premium" as const, planExpiresAt: PERIOD_END, bonusCalls: 0 };
+  return eventually(
+    async () => (await meterStanding(env, account_, Date.now())).used,
+    (used) => used === expected,
+  );
+}
+
+const post = (key: string, body: unknown) => callHosted(SELF, "POST", PATH, { key, body });
+
+describe("Social Media Videos Downloader: each platform's recorded posts through the gateway", () => {
+  for (const [platform, urls] of FIXTURES) {
+    for (const scenario of SUCCESSES) {
+      const url = urls[scenario];
+      if (!url) continue;
+      it(`${platform} ${scenario}: answers the post's media, best first, each link one the caller can fetch`, async () => {
+        const account = await premiumAccount();
+        const response = await post(account.key, { url });
+        expect(response.status, await response.clone().text()).toBe(200);
+        const answer = DownloadAnswerSchema.parse(await response.json());
+        expect(answer.platform).toBe(platform);
+        expect(answer.media.length).toBeGreaterThan(0);
+        if (scenario === "carousel") expect(answer.media.length).toBeGreaterThan(1);
+        // Fake mode: the recorded CDNs live inside the Worker, so every link is a tunnel URL on our host.
+        for (const media of answer.media) {
+          expect(media.url.startsWith(`https://portico.test${PATH}/tunnel/`), media.url).toBe(true);
+        }
+        // Videos best first by height.
+        const heights = answer.media.filter((media) => media.type === "video").map((media) => media.height ?? -1);
+        expect(heights).toEqual([...heights].sort((a, b) => b - a));
+        // The first link streams the media's bytes (through the tunnel, engineer B's).
+        const first = await SELF.fetch(answer.media[0]?.url ?? "", { headers: { range: "bytes=0-99" } });
+        expect([200, 206]).toContain(first.status);
+        expect((await first.arrayBuffer()).byteLength).toBeGreaterThan(0);
+        expect(response.headers.get("x-ratelimit-remaining")).not.toBeNull();
+        expect(await usedCalls(account, 1)).toBe(1);
+      });
+    }
+    for (const [scenario, [type, status]] of Object.entries(FAILURES) as [FixtureScenario, [string, number]][]) {
+      const url = urls[scenario];
+      if (!url) continue;
+      it(`${platform} ${scenario}: ${status} ${type}, not counted against the month`, async () => {
+        const account = await premiumAccount();
+        const response = await post(account.key, { url });
+        const body = await expectProblem(response, status, type);
+        expect(body).toMatchObject({ platform, message: body.detail });
+        if (type === "upstream-rate-limited") {
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+          expect(body.retryAfterSeconds).toBe(Number(response.headers.get("retry-after")));
+        }
+        if (type === "upstream-blocked") expect(body.retryable).toBe(false);
+        // A failed extraction is given back: the Meter counts nothing.
+        expect(await usedCalls(account, 0)).toBe(0);
+      });
+    }
+  }
+});
+
+describe("Social Media Videos Downloader: what counts and who may call", () => {
+  it("counts a URL refused before anything is fetched as nothing, and answers why", async () => {
+    const account = await premiumAccount();
+    for (const url of [
+      "https://youtube.com.evil.example/watch?v=aqz-KE-bpKQ",
+      "https://youtube.com@evil.example/watch?v=aqz-KE-bpKQ",
+      "https://vimeo.com/76979871",
+      "file:///etc/passwd",
+      "https://www.instagram.com/nasa/",
+    ]) {
+      const body = await expectProblem(await post(account.key, { url }), 422, "unsupported-url");
+      expect(body.errors).toEqual({ url: body.detail });
+    }
+    await expectProblem(await post(account.key, { url: PINNED_POSTS.youtube, quality: "4k" }), 422, "invalid-input");
+    expect(await usedCalls(account, 0)).toBe(0);
+  });
+
+  it("counts a successful extraction once, a cached one again (the caller got media)", async () => {
+    const account = await premiumAccount();
+    expect((await post(account.key, { url: PINNED_POSTS.youtube })).status).toBe(200);
+    expect((await post(account.key, { url: "https://youtu.be/aqz-KE-bpKQ?si=shared" })).status).toBe(200);
+    expect(await usedCalls(account, 2)).toBe(2);
+  });
+
+  it("is a premium API: a Free account gets plan-required, counted as nothing", async () => {
+    const free = await createAccountWithKey(env.DB, { planId: "free" });
+    await expectProblem(await post(free.key, { url: PINNED_POSTS.youtube }), 403, "plan-required");
+    const standard = await createAccountWithKey(env.DB, { planId: "standard" });
+    expect((await post(standard.key, { url: PINNED_POSTS.youtube })).status).toBe(200);
+  });
+
+  it("refuses a call without a key, and a body over 4 KiB", async () => {
+    await expectProblem(
+      await callHosted(SELF, "POST", PATH, { body: { url: PINNED_POSTS.youtube } }),
+      401,
+      "missing-api-key",
+    );
+    const account = await premiumAccount();
+    await expectProblem(
+      await post(account.key, { url: PINNED_POSTS.youtube, pad: "x".repeat(5000) }),
+      413,
+      "body-too-large",
+    );
+  });
+});
+
+describe("Social Media Videos Downloader: quality and audioOnly", () => {
+  it("answers the documented example exactly, but for the tunnel tokens, which differ per call", async () => {
+    const body = expectJson(await callOperation(download, download.example)) as DownloadAnswer;
+    const example = download.output.kind === "json" ? (download.output.example as DownloadAnswer) : null;
+    const tunnelled = (answer: DownloadAnswer | null) =>
+      answer && {
+        ...answer,
+        media: answer.media.map((media) => ({
+          ...media,
+          url: new URL(media.url).pathname.startsWith(`${PATH}/tunnel/`),
+        })),
+      };
+    expect(tunnelled(body)).toEqual(tunnelled(example));
+    expect(DownloadAnswerSchema.safeParse(body).success).toBe(true);
+  });
+
+  it("leaves out videos taller than the asked quality, and answers audio alone for audioOnly", async () => {
+    const ctx = createTestContext();
+    const at720 = expectJson(
+      await callOperation(download, { url: PINNED_POSTS.youtube, quality: "720p" }, ctx),
+    ) as DownloadAnswer;
+    expect(at720.media.filter((media) => media.type === "video").every((media) => (media.height ?? 0) <= 720)).toBe(
+      true,
+    );
+    expect(at720.media.some((media) => media.type === "audio")).toBe(true);
+    const audio = expectJson(
+      await callOperation(download, { url: PINNED_POSTS.youtube, audioOnly: true }, ctx),
+    ) as DownloadAnswer;
+    expect(audio.media.length).toBeGreaterThan(0);
+    expect(audio.media.every((media) => media.type === "audio")).toBe(true);
+    const alsoAudio = expectJson(
+      await callOperation(download, { url: PINNED_POSTS.youtube, quality: "audio" }, ctx),
+    ) as DownloadAnswer;
+    expect(alsoAudio.media.map((media) => media.quality)).toEqual(audio.media.map((media) => media.quality));
+  });
+
+  const media = (over: Partial<ExtractedMedia>): ExtractedMedia => ({
+    url: `https://cdn.example/${Math.random()}`,
+    type: "video",
+    quality: null,
+    width: null,
+    height: null,
+    mimeType: "video/mp4",
+    hasAudio: true,
+    ...over,
+  });
+
+  it("orders best first: height, then sound at equal heights, then bitrate; audio by bitrate; images in the post's order", () => {
+    const silent1080 = media({ height: 1080, hasAudio: false, quality: "1080p" });
+    const muxed360 = media({ height: 360, hasAudio: true, quality: "360p muxed" });
+    const silent360 = media({ height: 360, hasAudio: false, quality: "360p", bitrate: 900_000 });
+    const silent720lo = media({ height: 720, hasAudio: false, quality: "720p lo", bitrate: 1_000_000 });
+    const silent720hi = media({ height: 720, hasAudio: false, quality: "720p hi", bitrate: 2_000_000 });
+    const audio64 = media({ type: "audio", mimeType: "audio/mp4", quality: "64k", bitrate: 64_000 });
+    const audio128 = media({ type: "audio", mimeType: "audio/mp4", quality: "128k", bitrate: 128_000 });
+    const imageB = media({ type: "image", mimeType: "image/jpeg", height: 2000, quality: "b" });
+    const imageA = media({ type: "image", mimeType: "image/jpeg", height: 100, quality: "a" });
+    const all = [imageB, silent360, audio64, muxed360, silent720lo, imageA, silent1080, audio128, silent720hi];
+    const labels = (list: ExtractedMedia[]) => list.map((item) => item.quality);
+    expect(labels(arrangeMedia(all, { quality: "best", audioOnly: false }))).toEqual([
+      "1080p",
+      "720p hi",
+      "720p lo",
+      "360p muxed",
+      "360p",
+      "128k",
+      "64k",
+      "b",
+      "a",
+    ]);
+    expect(labels(arrangeMedia(all, { quality: "480", audioOnly: false }))).toEqual([
+      "360p muxed",
+      "360p",
+      "128k",
+      "64k",
+      "b",
+      "a",
+    ]);
+    // Every video taller than asked: the smallest one stays.
+    expect(labels(arrangeMedia([silent1080, silent720hi, audio128], { quality: "360", audioOnly: false }))).toEqual([
+      "720p hi",
+      "128k",
+    ]);
+    expect(labels(arrangeMedia(all, { quality: "best", audioOnly: true }))).toEqual(["128k", "64k"]);
+    // No audio stream (Instagram, X): the videos that carry sound.
+    expect(labels(arrangeMedia([silent1080, muxed360, imageA], { quality: "best", audioOnly: true }))).toEqual([
+      "360p muxed",
+    ]);
+  });
+
+  it("reads quality as the callers write it, and refuses anything else with the allowed values", () => {
+    const parse = (quality: unknown) => DownloadInputSchema.safeParse({ url: PINNED_POSTS.youtube, quality });
+    expect(parse("1080p").data?.quality).toBe("1080");
+    expect(parse(720).data?.quality).toBe("720");
+    expect(parse(" Audio ").data?.quality).toBe("audio");
+    expect(parse(undefined).data).toEqual({ url: PINNED_POSTS.youtube, quality: "best", audioOnly: false });
+    for (const bad of ["4k", "1440", 1081, null, ["720"]]) {
+      expect(parse(bad).error?.issues[0]?.message, String(bad)).toBe(
+        "quality is one of best, 1080, 720, 480, 360, audio.",
+      );
+    }
+    expect(DownloadInputSchema.safeParse({ url: "x".repeat(2049) }).success).toBe(false);
+    expect(DownloadInputSchema.safeParse({ url: PINNED_POSTS.youtube, audioOnly: "yes" }).success).toBe(false);
+  });
+});
+
+describe("Social Media Videos Downloader docs", () => {
+  it("is plain sentences (the docs page renders only code spans and links), says callers need the right to download, and compares", () => {
+    const text = download.description ?? "";
+    expect(text).not.toMatch(/\*\*|\n/);
+    expect(text).toContain("You must have the right to download what you ask for");
+    expect(text).toContain("cobalt");
+    expect(text).toContain("RapidAPI");
+    for (const url of Object.values(PINNED_POSTS)) expect(text).toContain(url);
+  });
+});
