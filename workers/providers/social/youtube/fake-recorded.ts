@@ -591,6 +591,29 @@ export const RECORDED_YOUTUBE: Record<string, Recording> = {
     });
   },
 
+  [IDS.membersOnly]: (client) =>
+    refusal(client, {
+      status: "UNPLAYABLE",
+      reason: "Join this channel to get access to members-only content like this video, and other exclusive perks.",
+      errorScreen: {
+        playerLegacyDesktopYpcOfferRenderer: {
+          itemTitle: "Blender Studio members",
+          offerDescription:
+            "Join this channel to get access to members-only content like this video, and other exclusive perks.",
+          offerId: "sponsors_only_video",
+        },
+      },
+      contextParams: "Q0FFU0FnZ0E=",
+    }),
+
+  [IDS.sessionLimited]: (client) =>
+    refusal(client, {
+      status: "UNPLAYABLE",
+      reason: "This content isn’t available, try again later.",
+      errorScreen: errorScreen("This content isn’t available, try again later."),
+      contextParams: "Q0FFU0FnZ0E=",
+    }),
+
   // YouTube sending the request elsewhere (its EU consent page does this to a browser).
   [IDS.redirected]: () => ({
     status: 302,

@@ -21,6 +21,9 @@ export const YOUTUBE_FIXTURE_IDS = {
   /** visionOS answers only enciphered URLs, iOS direct ones: the client fallback. */
   clientFallback: "cipherOnly1",
   redirected: "redirectd01",
+  membersOnly: "membersOnl1",
+  /** "This content isn't available, try again later": YouTube's per-session limit. */
+  sessionLimited: "sessionLimt",
 } as const;
 
 const watch = (id: string) => `https://www.youtube.com/watch?v=${id}`;

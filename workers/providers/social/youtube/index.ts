@@ -285,6 +285,13 @@ function playabilityFailure(status: NonNullable<PlayerResponse["playabilityStatu
       detail: "This YouTube video is age-restricted: YouTube shows it only to a signed-in adult.",
     };
   }
+  if (/members-only|join this channel/.test(text)) {
+    return {
+      ok: false,
+      kind: "login-required",
+      detail: "This YouTube video is for the channel's members only: YouTube shows it only to a signed-in member.",
+    };
+  }
   if (/in your country|in your region/.test(text)) {
     return {
       ok: false,

@@ -198,6 +198,8 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
     ],
     ["rate-limited", IDS.rateLimited, { kind: "upstream-rate-limited", retryAfterSeconds: 120 }],
     ["DRM", IDS.drm, { kind: "drm-protected" }],
+    ["members only", IDS.membersOnly, { kind: "login-required", detail: expect.stringContaining("members") }],
+    ["session limit", IDS.sessionLimited, { kind: "upstream-rate-limited" }],
     [
       "premiere not started",
       IDS.liveOffline,
