@@ -7,6 +7,7 @@
  */
 import { hostMatches } from "./extractor";
 import { fakeLinkedin } from "./linkedin/fake";
+import { fakePinterest } from "./pinterest/fake";
 import { fakeX } from "./x/fake";
 import { fakeYoutube } from "./youtube/fake";
 
@@ -20,6 +21,7 @@ export interface FakePlatform {
 const FAKE_PLATFORMS: FakePlatform[] = [
   fakeX,
   fakeLinkedin,
+  fakePinterest,
   fakeYoutube,
 ];
 
