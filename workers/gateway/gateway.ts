@@ -44,8 +44,11 @@ export async function releaseBody(request: Request): Promise<void> {
 }
 
 export interface RunOptions {
-  /** Reshapes an older client's input (legacy routes). */
-  adapt?: LegacyRoute["adapt"];
+  /**
+   * An older path (legacy routes): its input reshaped, the operation picked by the body where
+   * the route says so (one of `operations`), and its answers shaped as the older clients read them.
+   */
+  legacy?: { route: LegacyRoute; operations: readonly Operation[] };
   /** Replaces some of the real services (tests: a fake DNS and upstream). */
   services?: Partial<Services>;
   /** The handler's time limit; HANDLER_TIMEOUT_MS unless given. */
@@ -64,7 +67,21 @@ export async function runOperation(
   const config = c.get("config");
   const waitUntil = (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
   const services: Services = { ...createServices(c.env, config, waitUntil), ...options.services };
-  const render = (refusal: Refusal) => problem(c, refusal.type, refusal.detail, refusal.extensions, refusal.headers);
+  const { legacy } = options;
+  const problemMembers = legacy?.route.answer?.problemMembers ?? {};
+  const render = (refusal: Refusal) =>
+    problem(c, refusal.type, refusal.detail, { ...problemMembers, ...refusal.extensions }, refusal.headers);
+  // On an older path: the body as it came (its answer may depend on it), and the operation it picks.
+  let raw: Record<string, unknown> = {};
+  let target = operation;
+  const adapt = legacy && ((input: Record<string, unknown>) => legacy.route.adapt((raw = input)));
+  const select =
+    legacy?.route.select &&
+    ((input: Record<string, unknown>) => {
+      const id = legacy.route.select?.(input);
+      target = legacy.operations.find((candidate) => candidate.id === id) ?? operation;
+      return target;
+    });
 
   const params = c.req.param() as Record<string, string>;
   // Read before the Meter only for an operation that weighs its input, and only for a known key.
@@ -73,7 +90,7 @@ export async function runOperation(
   const weigh =
     typeof weight === "function"
       ? async () => {
-          early = await readValidInput(c.req.raw, operation, params, options.adapt);
+          early = await readValidInput(c.req.raw, operation, params, adapt, select);
           // Input that does not parse costs what any call costs: one, given back (decision 013).
           return early.ok ? weight(early.input) : 1;
         }
@@ -88,12 +105,12 @@ export async function runOperation(
 
   let outcome: Outcome;
   try {
-    const read = early ?? (await readValidInput(c.req.raw, operation, params, options.adapt));
+    const read = early ?? (await readValidInput(c.req.raw, operation, params, adapt, select));
     if (!read.ok) {
       outcome = { response: render({ ...read.refusal, headers }), handlerRan: false, reachedOut: false };
     } else {
       const run = await runHandler(
-        operation,
+        target,
         read.input,
         {
           request: c.req.raw,
@@ -106,15 +123,19 @@ export async function runOperation(
         options.handlerTimeoutMs,
       );
       const asJson = c.req.query("as") === "json";
+      const shape = legacy?.route.answer;
+      const result =
+        shape && run.result.kind === "json"
+          ? { ...run.result, body: shape.json(run.result.body, { operationId: target.id, raw }) }
+          : run.result;
       outcome = {
-        response: toResponse(operation, run.result, headers, { asJson, render }),
+        response: toResponse(target, result, headers, { asJson, render }),
         handlerRan: true,
         reachedOut: run.reachedOut,
-        ...(run.result.kind === "problem" && { problemType: run.result.type }),
       };
     }
   } catch (error) {
-    console.error(`[${requestId}] ${api.slug}.${operation.id} failed:`, error);
+    console.error(`[${requestId}] ${api.slug}.${target.id} failed:`, error);
     outcome = {
       response: render({
         type: "engine-failed",

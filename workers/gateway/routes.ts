@@ -26,7 +26,7 @@ for (const definition of HOSTED_DEFINITIONS) {
     const operation = definition.operations.find((candidate) => candidate.id === legacy.operationId);
     if (!operation) throw new Error(`${definition.slug}: legacy route ${legacy.path} names no operation`);
     legacyHostedApi.on(legacy.method, legacy.path.replace(/^\/api/, ""), (c) =>
-      runOperation(c, api, operation, { adapt: legacy.adapt }),
+      runOperation(c, api, operation, { legacy: { route: legacy, operations: definition.operations } }),
     );
   }
 }

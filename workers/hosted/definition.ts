@@ -151,10 +151,35 @@ export interface LegacyRoute {
   operationId: string;
   adapt(raw: Record<string, unknown>): Record<string, unknown>;
   /**
+   * For an older path that served several calls: the id of the API's operation that serves this
+   * body (before `adapt`), `operationId` when it answers undefined. The key, the plan and the
+   * Meter judge the call as `operationId`'s, so an operation picked here must take JSON as it
+   * does and cost the same.
+   */
+  select?(raw: Record<string, unknown>): string | undefined;
+  /** How the older clients read the answers, when not as the operation writes them. */
+  answer?: LegacyAnswer;
+  /**
    * The older input, for the docs and OpenAPI, when it differs from the operation's own. It is
    * documentation: `adapt` and then the operation's schema are what accept or refuse a call.
    */
   input?: LegacyInput;
+}
+
+export interface LegacyAnswer {
+  /**
+   * The operation's JSON answer as the older clients read it; `raw` is their body as it came
+   * (before `adapt`), for members that only shape the answer.
+   */
+  json(body: unknown, call: { operationId: string; raw: Record<string, unknown> }): unknown;
+  /**
+   * Members every problem answered on this path carries, beside the `message` all problems
+   * repeat (`success: 0`): the older clients test them before reading anything else.
+   */
+  problemMembers?: Record<string, unknown>;
+  /** The reshaped answer, for OpenAPI: JSON Schema (2020-12) and an example. */
+  schema: Record<string, unknown>;
+  example: unknown;
 }
 
 export interface LegacyInput {

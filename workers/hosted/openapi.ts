@@ -129,6 +129,18 @@ function legacyOperationObject(slug: string, operation: Operation, legacy: Legac
     description: `Serves \`${operation.method} ${openApiPath(slug, operation.path)}\` for clients written for the earlier product, which send the key in \`X-Avatar-Key\`. New code should call that path.`,
     deprecated: true,
     security: [{ ApiKey: [] }, { Bearer: [] }, { LegacyKey: [] }],
+    ...(legacy.answer
+      ? {
+          responses: {
+            ...(current.responses as Record<string, JsonSchema>),
+            "200": {
+              description: "The result, as the earlier product's clients read it",
+              headers: RATE_LIMIT_HEADERS,
+              content: { "application/json": { schema: legacy.answer.schema, example: legacy.answer.example } },
+            },
+          },
+        }
+      : {}),
     ...(legacy.input
       ? {
           requestBody: {

@@ -3,7 +3,7 @@
  * operation's size limit (request-input.ts), reshaped for an older client where the route says
  * so, and parsed with the operation's schema. The handler only ever sees input that parsed.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { LegacyRoute, Operation } from "~workers/hosted/definition";
 import { invalidInputFromZod } from "~workers/http/problem";
 import { readInput } from "../request-input";
@@ -19,6 +19,8 @@ export async function readValidInput(
   operation: Pick<Operation, "input" | "inputSource" | "maxBodyBytes">,
   params: Record<string, string>,
   adapt?: LegacyRoute["adapt"],
+  /** An older path serving several operations: the one whose schema reads this body (before `adapt`). */
+  select?: (raw: Record<string, unknown>) => Pick<Operation, "input">,
 ): Promise<InputReading> {
   const read = await readInput(
     request,
@@ -33,14 +35,18 @@ export async function readValidInput(
     };
   }
   let raw = read.input;
-  if (adapt) {
-    try {
-      raw = adapt(raw);
-    } catch {
-      return { ok: false, refusal: { type: "invalid-input", detail: "The request does not have the expected shape." } };
+  let schema = operation.input as z.ZodType;
+  try {
+    if (select) schema = select(raw).input as z.ZodType;
+    if (adapt) raw = adapt(raw);
+  } catch (error) {
+    // An adapter that checks the older fields itself names them, as the schema would.
+    if (error instanceof z.ZodError) {
+      return { ok: false, refusal: invalidInputFromZod(error, { root: "input", fieldInDetail: true }) };
     }
+    return { ok: false, refusal: { type: "invalid-input", detail: "The request does not have the expected shape." } };
   }
-  const parsed = (operation.input as z.ZodType).safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
   // Programs call these APIs: the detail names the field ("hex: ..."), and `errors` lists each.
   return { ok: false, refusal: invalidInputFromZod(parsed.error, { root: "input", fieldInDetail: true }) };
