@@ -6,6 +6,8 @@
  * Reached only through `loadFakes()` (workers/providers/fakes.ts), so production holds none of it.
  */
 import { hostMatches } from "./extractor";
+import { fakeFacebook } from "./facebook/fake";
+import { fakeInstagram } from "./instagram/fake";
 import { fakeLinkedin } from "./linkedin/fake";
 import { fakePinterest } from "./pinterest/fake";
 import { fakeX } from "./x/fake";
@@ -19,6 +21,8 @@ export interface FakePlatform {
 
 /** Each platform's fake; a platform adds its own line. */
 const FAKE_PLATFORMS: FakePlatform[] = [
+  fakeInstagram,
+  fakeFacebook,
   fakeX,
   fakeLinkedin,
   fakePinterest,
