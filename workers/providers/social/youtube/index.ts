@@ -135,6 +135,9 @@ const FormatSchema = z.object({
 });
 type Format = z.infer<typeof FormatSchema>;
 
+/** A field that is absent, or treated as absent when its shape is not the one read. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
 const PlayerResponseSchema = z.object({
   playabilityStatus: z
     .object({
@@ -144,21 +147,22 @@ const PlayerResponseSchema = z.object({
       errorScreen: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
+  // The video's description is read leniently: a field in a new shape costs only that field.
   videoDetails: z
     .object({
       videoId: z.string(),
-      title: z.string().optional(),
-      lengthSeconds: z.string().regex(/^\d+$/).optional(),
-      author: z.string().optional(),
-      channelId: z.string().optional(),
+      title: lenient(z.string()),
+      lengthSeconds: lenient(z.string().regex(/^\d+$/)),
+      author: lenient(z.string()),
+      channelId: lenient(z.string()),
       isLive: z.boolean().optional(),
-      thumbnail: z
-        .object({
+      thumbnail: lenient(
+        z.object({
           thumbnails: z.array(
             z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional() }),
           ),
-        })
-        .optional(),
+        }),
+      ),
     })
     .optional(),
   streamingData: z
@@ -168,9 +172,7 @@ const PlayerResponseSchema = z.object({
       licenseInfos: z.array(z.unknown()).optional(),
     })
     .optional(),
-  microformat: z
-    .object({ playerMicroformatRenderer: z.object({ ownerProfileUrl: z.string().optional() }).optional() })
-    .optional(),
+  microformat: lenient(z.object({ playerMicroformatRenderer: z.object({ ownerProfileUrl: z.string().optional() }) })),
 });
 type PlayerResponse = z.infer<typeof PlayerResponseSchema>;
 

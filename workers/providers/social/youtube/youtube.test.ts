@@ -358,6 +358,32 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
     expect(result).toMatchObject({ ok: false, kind: "extractor-outdated", what });
   });
 
+  it("a description field in a new shape costs only that field, not the video", async () => {
+    const reshaped: FakePlatform = {
+      hosts: ["www.youtube.com"],
+      async handle(request) {
+        const answer = (await (await fakeYoutube.handle(request)).json()) as {
+          videoDetails: Record<string, unknown>;
+          microformat: Record<string, unknown>;
+        };
+        answer.videoDetails.thumbnail = { thumbnails: [{ sources: ["https://i.ytimg.com/vi/x/hq.jpg"] }] };
+        answer.videoDetails.lengthSeconds = 635;
+        answer.videoDetails.title = { simpleText: "Big Buck Bunny" };
+        answer.microformat = { playerMicroformatRenderer: { ownerProfileUrl: { url: "/@BlenderOfficial" } } };
+        return Response.json(answer);
+      },
+    };
+    const { extractor } = harness([reshaped]);
+    const video = post(await extractor.extract(ref(IDS.bigBuckBunny), new AbortController().signal));
+    expect(video).toMatchObject({
+      title: null,
+      thumbnail: null,
+      durationSec: null,
+      author: { name: "Blender", handle: null },
+    });
+    expect(video.media).toHaveLength(12);
+  });
+
   it("refuses an id that is not a YouTube id without asking", async () => {
     const { extractor, sent } = harness();
     const result = await extractor.extract(ref("../../evil"), new AbortController().signal);
