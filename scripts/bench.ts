@@ -9,7 +9,8 @@
  *    grayscale + blur + resize, and the palette of the same image; WHOIS Lookup with a warm
  *    and a cold cache, beside its bare handler; Currency Converter's newest rates (KV) and a
  *    historical day (D1), beside its bare handler; Email Exists with a warm and a cold MX cache,
- *    beside its bare handler.
+ *    beside its bare handler; the Social Media Videos Downloader on a recorded post with its
+ *    extraction cached and on one never cached, beside its bare handler.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -401,6 +402,34 @@ async function main() {
       await timeCalls(
         "email-exist: cold cache (new domain each call)",
         email((i) => `jane@bench-${coldRun}-${i}.com`),
+      ),
+    );
+    // Social Media Videos Downloader over the recorded platforms (SOCIAL_PROVIDER=fake in the
+    // built config). Warm: Big Buck Bunny, its extraction kept in KV after the warm-ups, so a call
+    // is the recogniser, a KV read, the arranging and a tunnel URL signed per media (12 here).
+    // Uncached: a recorded deleted video, never cached (failures are not kept), so every call
+    // runs the whole extraction: the innertube request to the fake, its JSON read, the typed failure.
+    const video = (url: string) => (i: number) =>
+      fetch(`${BASE}/api/v1/youtube-instagram-video-downloader`, {
+        method: "POST",
+        headers: { "x-api-key": key(i + 6000), "content-type": "application/json" },
+        body: JSON.stringify({ url }),
+      });
+    const BIG_BUCK_BUNNY = "https://www.youtube.com/watch?v=aqz-KE-bpKQ";
+    console.log(
+      await timeCalls("video-downloader: bare handler, warm cache", () =>
+        fetch(`${BASE}/__bench/bare/youtube-instagram-video-downloader`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ url: BIG_BUCK_BUNNY }),
+        }),
+      ),
+    );
+    console.log(await timeCalls("video-downloader: warm cache (Big Buck Bunny)", video(BIG_BUCK_BUNNY)));
+    console.log(
+      await timeCalls(
+        "video-downloader: uncached extraction (deleted)",
+        video("https://www.youtube.com/watch?v=deletedVid1"),
       ),
     );
     // Currency Converter over the fake ECB feed (ECB_PROVIDER=fake in the built config); the

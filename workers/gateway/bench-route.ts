@@ -1,6 +1,7 @@
 /**
  * `GET /__bench/bare/<slug>[/<path>]`: a hosted API's GET operation at that path (its main one
- * when none is given; paths without parameters only) without the gateway (no key, no Meter, no
+ * when none is given; paths without parameters only), or with `POST` and a JSON body its JSON
+ * POST operation (the video downloader has no GET), without the gateway (no key, no Meter, no
  * usage), so `npm run bench` can compare it with the same call through the gateway. Mounted
  * only when BENCH_ROUTES is "on", which production configuration refuses.
  */
@@ -19,11 +20,18 @@ export async function serveBenchRoute(
   if (config.BENCH_ROUTES !== "on" || !url.pathname.startsWith("/__bench/bare/")) return null;
   const [slug = "", ...rest] = url.pathname.slice("/__bench/bare/".length).split("/");
   const path = rest.length > 0 ? `/${rest.join("/")}` : "";
+  const method = request.method === "POST" ? "POST" : "GET";
   const operation = findDefinition(slug)?.operations.find(
-    (op) => op.method === "GET" && op.path === path && !op.path.includes(":"),
+    (op) =>
+      op.method === method &&
+      op.path === path &&
+      !op.path.includes(":") &&
+      (method === "GET" || op.inputSource === "json"),
   );
   if (!operation) return new Response("no such operation", { status: 404 });
-  const parsed = operation.input.safeParse(Object.fromEntries(url.searchParams));
+  const raw: unknown =
+    method === "POST" ? await request.json().catch(() => null) : Object.fromEntries(url.searchParams);
+  const parsed = operation.input.safeParse(raw);
   if (!parsed.success) return new Response("bad input", { status: 422 });
   const waitUntil = (promise: Promise<unknown>) => ctx.waitUntil(promise);
   // The same context the gateway builds, so the bench's difference is the gateway's own steps.

@@ -4,9 +4,11 @@
  * fixtures walked from its own `<PLATFORM>_FIXTURE_URLS`, every failure kind as its typed
  * problem, what counts against the month in the Meter itself, the plan group, and the schema.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ExtractedMedia } from "~workers/hosted/capabilities";
+import { readConfig } from "~workers/config";
+import { serveBenchRoute } from "~workers/gateway/bench-route";
 import { meterStanding } from "~workers/gateway/meter-policy";
 import type { FixtureScenario } from "~workers/providers/social/fake";
 import { X_FIXTURE_URLS } from "~workers/providers/social/x/fixtures";
@@ -265,5 +267,33 @@ describe("Social Media Videos Downloader docs", () => {
     expect(text).toContain("cobalt");
     expect(text).toContain("RapidAPI");
     for (const url of Object.values(PINNED_POSTS)) expect(text).toContain(url);
+  });
+});
+
+describe("Social Media Videos Downloader on the bench's bare route", () => {
+  it("serves the POST operation from a JSON body, without the gateway, as npm run bench calls it", async () => {
+    const config = { ...readConfig(env), BENCH_ROUTES: "on" as const };
+    const ctx = createExecutionContext();
+    const bare = (body: string, method = "POST") =>
+      serveBenchRoute(
+        new Request("https://portico.test/__bench/bare/youtube-instagram-video-downloader", {
+          method,
+          headers: { "content-type": "application/json" },
+          ...(method === "POST" && { body }),
+        }),
+        env,
+        ctx,
+        config,
+      );
+    const response = await bare(JSON.stringify({ url: PINNED_POSTS.youtube }));
+    expect(response?.status).toBe(200);
+    expect(DownloadAnswerSchema.parse(await response?.json())).toMatchObject({
+      platform: "youtube",
+      id: "aqz-KE-bpKQ",
+    });
+    expect((await bare("not json"))?.status).toBe(422);
+    // It has no GET: nothing is served for one.
+    expect((await bare("", "GET"))?.status).toBe(404);
+    await waitOnExecutionContext(ctx);
   });
 });
