@@ -13,9 +13,9 @@
  * deleted one is the same `null`.
  *
  * The mobile API (`/api/v1/media/<pk>/info/`, `items[0]`) is not asked: logged out it answers
- * `login_required` for every post, and this extractor holds no session (it never will: a
- * signed-in account would be banned for scraping and would see what its owner may see, not
- * what is public).
+ * `login_required` for every post, and this extractor holds no session: a signed-in account
+ * would see what its owner may see rather than what is public, and would be the one Instagram
+ * locks when it throttles.
  */
 import { z } from "zod";
 import type {
@@ -459,7 +459,7 @@ function imageMimeType(url: string): string {
   return "image/jpeg";
 }
 
-/** A fresh LSD-looking token: Instagram checks its presence on a logged-out query, not its value. */
+/** A fresh LSD-shaped token, sent when the embed page gave none (cobalt does the same). */
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return btoa(String.fromCharCode(...bytes))
