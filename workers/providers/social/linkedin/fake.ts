@@ -20,14 +20,19 @@ export const fakeLinkedin: FakePlatform = {
       return fakeMediaResponse(request, { seed: url.pathname, ...media });
     }
     if (url.pathname === "/authwall") return html(LINKEDIN_AUTHWALL_PAGE);
-    const embed = /^\/embed\/feed\/update\/urn:li:(activity|ugcPost|share):(\d+)\/?$/.exec(decodeURIComponent(url.pathname));
+    const embed = /^\/embed\/feed\/update\/urn:li:(activity|ugcPost|share):(\d+)\/?$/.exec(
+      decodeURIComponent(url.pathname),
+    );
     const record = embed ? LINKEDIN_RECORDED[embed[2] ?? ""] : undefined;
-    if (!embed || !record) return html("<!DOCTYPE html><html><head><title>Page not found | LinkedIn</title></head></html>", 404);
+    if (!embed || !record)
+      return html("<!DOCTYPE html><html><head><title>Page not found | LinkedIn</title></head></html>", 404);
     if ("authwall" in record) {
       const back = encodeURIComponent(`${url.origin}${url.pathname}`);
       return new Response(null, {
         status: 302,
-        headers: { location: `https://www.linkedin.com/authwall?trk=bf&trkInfo=AQE1x&original_referer=&sessionRedirect=${back}` },
+        headers: {
+          location: `https://www.linkedin.com/authwall?trk=bf&trkInfo=AQE1x&original_referer=&sessionRedirect=${back}`,
+        },
       });
     }
     if ("status" in record) {
@@ -39,7 +44,8 @@ export const fakeLinkedin: FakePlatform = {
       return blocked;
     }
     // A recorded card names its urn; the embed of the same number under another kind is no post.
-    if (record.page.includes("urn:li:") && !record.page.includes(`urn:li:${embed[1]}:${embed[2]}`)) return html("", 404);
+    if (record.page.includes("urn:li:") && !record.page.includes(`urn:li:${embed[1]}:${embed[2]}`))
+      return html("", 404);
     return html(record.page);
   },
 };

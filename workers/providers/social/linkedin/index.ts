@@ -15,7 +15,8 @@ import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor
 const BROWSER_HEADERS = {
   accept: "text/html,application/xhtml+xml",
   "accept-language": "en-US,en;q=0.9",
-  "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "user-agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
 };
 
 const URN_KINDS = new Set(["activity", "ugcPost", "share"]);
@@ -29,10 +30,17 @@ export function linkedinExtractor(deps: ExtractorDeps): PlatformExtractor {
     async extract(ref: PostRef, signal: AbortSignal): Promise<Extraction> {
       if (!/^\d{1,25}$/.test(ref.id)) return gone();
       const kind = URN_KINDS.has(ref.kind) ? ref.kind : "activity";
-      const response = await deps.fetch(`${www}/embed/feed/update/urn:li:${kind}:${ref.id}`, { signal, headers: BROWSER_HEADERS });
+      const response = await deps.fetch(`${www}/embed/feed/update/urn:li:${kind}:${ref.id}`, {
+        signal,
+        headers: BROWSER_HEADERS,
+      });
       if (response.status === 999) {
         await response.body?.cancel();
-        return { ok: false, kind: "upstream-blocked", detail: "LinkedIn refuses requests from our servers (its status 999)." };
+        return {
+          ok: false,
+          kind: "upstream-blocked",
+          detail: "LinkedIn refuses requests from our servers (its status 999).",
+        };
       }
       if (response.status !== 200) {
         await response.body?.cancel();
@@ -61,10 +69,15 @@ export function readEmbed(id: string, html: string): Extraction {
       ? { ok: false, kind: "content-unavailable", detail: "This LinkedIn post has no video or image." }
       : outdated("linkedin", "embed card (commentary, video or images)");
   }
-  const actor = /<a\b[^>]*data-tracking-control-name="public_post_(?:embed_)?feed-actor-name"[^>]*>([\s\S]*?)<\/a>/.exec(html);
+  const actor =
+    /<a\b[^>]*data-tracking-control-name="public_post_(?:embed_)?feed-actor-name"[^>]*>([\s\S]*?)<\/a>/.exec(html);
   const actorHref = actor ? attribute(actor[0], "href") : null;
-  const handle = actorHref ? /\/(in|company|school|showcase)\/([^/?#]+)/.exec(new URL(actorHref, "https://www.linkedin.com").pathname) : null;
-  const commentary = /<p\b[^>]*data-test-id="main-feed-activity(?:-embed)?-card__commentary"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1];
+  const handle = actorHref
+    ? /\/(in|company|school|showcase)\/([^/?#]+)/.exec(new URL(actorHref, "https://www.linkedin.com").pathname)
+    : null;
+  const commentary = /<p\b[^>]*data-test-id="main-feed-activity(?:-embed)?-card__commentary"[^>]*>([\s\S]*?)<\/p>/.exec(
+    html,
+  )?.[1];
   return {
     ok: true,
     post: {
@@ -137,7 +150,15 @@ function imagesOf(html: string): ExtractedMedia[] {
     if (!url?.startsWith("https://") || seen.has(url)) continue;
     seen.add(url);
     // LinkedIn's image URLs carry no extension; its feed images are JPEG.
-    media.push({ url, type: "image", quality: null, width: null, height: null, mimeType: "image/jpeg", hasAudio: false });
+    media.push({
+      url,
+      type: "image",
+      quality: null,
+      width: null,
+      height: null,
+      mimeType: "image/jpeg",
+      hasAudio: false,
+    });
   }
   return media;
 }
@@ -153,7 +174,9 @@ function isSignInPath(url: string): boolean {
  * asks for a password (a post's card links to sign-in, but has no such field).
  */
 function isSignInPage(html: string): boolean {
-  return /<input\b[^>]*type="password"/.test(html) || /<title>[^<]*(Sign Up|Sign In|Log In)[^<]*\| LinkedIn/i.test(html);
+  return (
+    /<input\b[^>]*type="password"/.test(html) || /<title>[^<]*(Sign Up|Sign In|Log In)[^<]*\| LinkedIn/i.test(html)
+  );
 }
 
 function signInWall(): ExtractionFailure {
@@ -161,7 +184,11 @@ function signInWall(): ExtractionFailure {
 }
 
 function gone(): ExtractionFailure {
-  return { ok: false, kind: "content-unavailable", detail: "LinkedIn has no such post: it was deleted or never existed." };
+  return {
+    ok: false,
+    kind: "content-unavailable",
+    detail: "LinkedIn has no such post: it was deleted or never existed.",
+  };
 }
 
 /** An attribute's value from one tag, entities decoded; null when absent. */

@@ -10,7 +10,12 @@ import { linkedinExtractor } from "./index";
 function refOf(url: string | undefined): PostRef {
   const match = /(activity|ugcPost|share)[-:](\d+)/.exec(url ?? "");
   if (!match?.[1] || !match[2]) throw new Error(`no urn in ${url}`);
-  return { platform: "linkedin", id: match[2], kind: match[1], url: `https://www.linkedin.com/feed/update/urn:li:${match[1]}:${match[2]}/` };
+  return {
+    platform: "linkedin",
+    id: match[2],
+    kind: match[1],
+    url: `https://www.linkedin.com/feed/update/urn:li:${match[1]}:${match[2]}/`,
+  };
 }
 
 /** The extractor over the fake, behind the host guard, with every URL the fake was asked for. */
@@ -23,7 +28,8 @@ function harness() {
     return fake(request);
   };
   const holder: { extractor?: PlatformExtractor } = {};
-  const guarded: typeof fetch = (input, init) => hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
+  const guarded: typeof fetch = (input, init) =>
+    hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
   const extractor = linkedinExtractor({ baseUrls: { www: "https://www.linkedin.com" }, fetch: guarded });
   holder.extractor = extractor;
   const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
@@ -43,11 +49,18 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
     expect(post).toMatchObject({
       platform: "linkedin",
       id: "7262145368218238976",
-      title: "The Space Launch System core stage for Artemis II is on the move. #Artemis Watch it roll out & meet the team behind it.",
-      author: { name: "NASA - National Aeronautics and Space Administration", handle: "nasa", url: "https://www.linkedin.com/company/nasa" },
+      title:
+        "The Space Launch System core stage for Artemis II is on the move. #Artemis Watch it roll out & meet the team behind it.",
+      author: {
+        name: "NASA - National Aeronautics and Space Administration",
+        handle: "nasa",
+        url: "https://www.linkedin.com/company/nasa",
+      },
       durationSec: null,
     });
-    expect(post.thumbnail).toMatch(/^https:\/\/media\.licdn\.com\/dms\/image\/v2\/D4E05AQGx7Lm2Qw9RzA\/videocover-high\/.*&v=beta&t=/);
+    expect(post.thumbnail).toMatch(
+      /^https:\/\/media\.licdn\.com\/dms\/image\/v2\/D4E05AQGx7Lm2Qw9RzA\/videocover-high\/.*&v=beta&t=/,
+    );
     expect(post.media.map((m) => [m.quality, m.bitrate, m.mimeType, m.hasAudio, m.type])).toEqual([
       ["720p", 734056, "video/mp4", true, "video"],
       ["640p", 280905, "video/mp4", true, "video"],
@@ -87,14 +100,21 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
     const post = expectPost(await extract(LINKEDIN_EXTRA_FIXTURE_URLS.ugcPost));
     expect(calls).toEqual(["https://www.linkedin.com/embed/feed/update/urn:li:ugcPost:7252200112233445566"]);
     expect(post.title).toBe("Our rover team's latest drive on Mars, in 720p.");
-    expect(post.author).toEqual({ name: "Jane Doe", handle: "jane-doe-4b1a2c3", url: "https://www.linkedin.com/in/jane-doe-4b1a2c3" });
+    expect(post.author).toEqual({
+      name: "Jane Doe",
+      handle: "jane-doe-4b1a2c3",
+      url: "https://www.linkedin.com/in/jane-doe-4b1a2c3",
+    });
     expect(post.media.map((m) => m.quality)).toEqual(["720p"]);
   });
 
   it("answers the sign-in wall it is redirected to as login-required", async () => {
     const { extract, calls } = harness();
     expect(await extract(LINKEDIN_FIXTURE_URLS.loginWall)).toMatchObject({ ok: false, kind: "login-required" });
-    expect(calls.map((url) => new URL(url).pathname)).toEqual(["/embed/feed/update/urn:li:activity:7258800112233445566", "/authwall"]);
+    expect(calls.map((url) => new URL(url).pathname)).toEqual([
+      "/embed/feed/update/urn:li:activity:7258800112233445566",
+      "/authwall",
+    ]);
   });
 
   it("answers a deleted post as content-unavailable and a text-only post as having no media", async () => {
@@ -110,25 +130,45 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
   it("answers LinkedIn's 999 as upstream-blocked and its 429 as upstream-rate-limited", async () => {
     const { extract } = harness();
     expect(await extract(LINKEDIN_FIXTURE_URLS.blocked)).toMatchObject({ ok: false, kind: "upstream-blocked" });
-    expect(await extract(LINKEDIN_FIXTURE_URLS.rateLimited)).toMatchObject({ ok: false, kind: "upstream-rate-limited", retryAfterSeconds: 120 });
+    expect(await extract(LINKEDIN_FIXTURE_URLS.rateLimited)).toMatchObject({
+      ok: false,
+      kind: "upstream-rate-limited",
+      retryAfterSeconds: 120,
+    });
   });
 
   it("answers a page without the embed card as extractor-outdated", async () => {
-    expect(await harness().extract(LINKEDIN_FIXTURE_URLS.changedShape)).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(await harness().extract(LINKEDIN_FIXTURE_URLS.changedShape)).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 
   it("answers a video whose data-sources it cannot read as extractor-outdated, not as a post without media", async () => {
     const page = (sources: string) =>
-      new Response(`<article data-activity-urn="urn:li:activity:7"><video class="video-js" data-sources="${sources}" data-poster-url="https://media.licdn.com/p"></video></article>`);
-    for (const sources of ["{not json", "[]", "[{&quot;src&quot;:&quot;https://dms.licdn.com/x.m3u8&quot;,&quot;type&quot;:&quot;application/x-mpegURL&quot;}]"]) {
-      const extractor = linkedinExtractor({ baseUrls: { www: "https://www.linkedin.com" }, fetch: async () => page(sources) });
-      expect(await extractor.extract(refOf("urn:li:activity:7"), AbortSignal.timeout(5000))).toMatchObject({ ok: false, kind: "extractor-outdated" });
+      new Response(
+        `<article data-activity-urn="urn:li:activity:7"><video class="video-js" data-sources="${sources}" data-poster-url="https://media.licdn.com/p"></video></article>`,
+      );
+    for (const sources of [
+      "{not json",
+      "[]",
+      "[{&quot;src&quot;:&quot;https://dms.licdn.com/x.m3u8&quot;,&quot;type&quot;:&quot;application/x-mpegURL&quot;}]",
+    ]) {
+      const extractor = linkedinExtractor({
+        baseUrls: { www: "https://www.linkedin.com" },
+        fetch: async () => page(sources),
+      });
+      expect(await extractor.extract(refOf("urn:li:activity:7"), AbortSignal.timeout(5000))).toMatchObject({
+        ok: false,
+        kind: "extractor-outdated",
+      });
     }
   });
 
   it("fetches only LinkedIn's own host, for every fixture", async () => {
     const { extractor, extract, calls } = harness();
-    for (const url of [...Object.values(LINKEDIN_FIXTURE_URLS), ...Object.values(LINKEDIN_EXTRA_FIXTURE_URLS)]) await extract(url);
+    for (const url of [...Object.values(LINKEDIN_FIXTURE_URLS), ...Object.values(LINKEDIN_EXTRA_FIXTURE_URLS)])
+      await extract(url);
     expect(extractor.apiHosts).toEqual(["www.linkedin.com"]);
     expect(new Set(calls.map((url) => new URL(url).hostname))).toEqual(new Set(["www.linkedin.com"]));
   });

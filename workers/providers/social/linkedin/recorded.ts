@@ -86,9 +86,33 @@ function imagesBlock(images: string[]): string {
 
 const ARTEMIS_VIDEO = "https://dms.licdn.com/playlist/vid/v2/D4E05AQGx7Lm2Qw9RzA";
 const ARTEMIS_SOURCES = [
-  { src: file(`${ARTEMIS_VIDEO}/mp4-640p-30fp-crf28/mp4-640p-30fp-crf28/0/1731402210414?e=2147483647&v=beta&t=aQ3mZ9xLk2`, 1_048_576, "video/mp4"), type: "video/mp4", "data-bitrate": 280905 },
-  { src: file(`${ARTEMIS_VIDEO}/mp4-360p-30fp-crf28/mp4-360p-30fp-crf28/0/1731402210302?e=2147483647&v=beta&t=bR4nA0yMl3`, 524_288, "video/mp4"), type: "video/mp4", "data-bitrate": 132544 },
-  { src: file(`${ARTEMIS_VIDEO}/mp4-720p-30fp-crf28/mp4-720p-30fp-crf28/0/1731402211708?e=2147483647&v=beta&t=cS5oB1zNm4`, 2_097_152, "video/mp4"), type: "video/mp4", "data-bitrate": 734056 },
+  {
+    src: file(
+      `${ARTEMIS_VIDEO}/mp4-640p-30fp-crf28/mp4-640p-30fp-crf28/0/1731402210414?e=2147483647&v=beta&t=aQ3mZ9xLk2`,
+      1_048_576,
+      "video/mp4",
+    ),
+    type: "video/mp4",
+    "data-bitrate": 280905,
+  },
+  {
+    src: file(
+      `${ARTEMIS_VIDEO}/mp4-360p-30fp-crf28/mp4-360p-30fp-crf28/0/1731402210302?e=2147483647&v=beta&t=bR4nA0yMl3`,
+      524_288,
+      "video/mp4",
+    ),
+    type: "video/mp4",
+    "data-bitrate": 132544,
+  },
+  {
+    src: file(
+      `${ARTEMIS_VIDEO}/mp4-720p-30fp-crf28/mp4-720p-30fp-crf28/0/1731402211708?e=2147483647&v=beta&t=cS5oB1zNm4`,
+      2_097_152,
+      "video/mp4",
+    ),
+    type: "video/mp4",
+    "data-bitrate": 734056,
+  },
 ];
 const ARTEMIS_POSTER = file(
   "https://media.licdn.com/dms/image/v2/D4E05AQGx7Lm2Qw9RzA/videocover-high/videocover-high/0/1731402205019?e=2147483647&v=beta&t=dT6pC2aOn5",
@@ -97,15 +121,39 @@ const ARTEMIS_POSTER = file(
 );
 
 const WEBB_IMAGES = [
-  file("https://media.licdn.com/dms/image/v2/D4E22AQF1aB2cD3eF4g/feedshare-shrink_2048_1536/feedshare-shrink_2048_1536/0/1730900112233?e=2147483647&v=beta&t=eU7pD3bPo6", 402_114, "image/jpeg"),
-  file("https://media.licdn.com/dms/image/v2/D4E22AQH5iJ6kL7mN8o/feedshare-shrink_2048_1536/feedshare-shrink_2048_1536/0/1730900112301?e=2147483647&v=beta&t=fV8qE4cQp7", 377_020, "image/jpeg"),
-  file("https://media.licdn.com/dms/image/v2/D4E22AQP9qR0sT1uV2w/feedshare-shrink_1280/feedshare-shrink_1280/0/1730900112399?e=2147483647&v=beta&t=gW9rF5dRq8", 210_545, "image/jpeg"),
+  file(
+    "https://media.licdn.com/dms/image/v2/D4E22AQF1aB2cD3eF4g/feedshare-shrink_2048_1536/feedshare-shrink_2048_1536/0/1730900112233?e=2147483647&v=beta&t=eU7pD3bPo6",
+    402_114,
+    "image/jpeg",
+  ),
+  file(
+    "https://media.licdn.com/dms/image/v2/D4E22AQH5iJ6kL7mN8o/feedshare-shrink_2048_1536/feedshare-shrink_2048_1536/0/1730900112301?e=2147483647&v=beta&t=fV8qE4cQp7",
+    377_020,
+    "image/jpeg",
+  ),
+  file(
+    "https://media.licdn.com/dms/image/v2/D4E22AQP9qR0sT1uV2w/feedshare-shrink_1280/feedshare-shrink_1280/0/1730900112399?e=2147483647&v=beta&t=gW9rF5dRq8",
+    210_545,
+    "image/jpeg",
+  ),
 ];
 
 const MARS_VIDEO = "https://dms.licdn.com/playlist/vid/v2/C5605AQEk2Lm3Nn4Op5";
 const MARS_SOURCES = [
-  { src: file(`${MARS_VIDEO}/mp4-720p-30fp-crf28/mp4-720p-30fp-crf28/0/1730100000001?e=2147483647&v=beta&t=hX0sG6eSr9`, 1_572_864, "video/mp4"), type: "video/mp4", "data-bitrate": 512000 },
-  { src: `${MARS_VIDEO}/hls/0/1730100000002?e=2147483647&v=beta&t=iY1tH7fTs0`, type: "application/x-mpegURL", "data-bitrate": 0 },
+  {
+    src: file(
+      `${MARS_VIDEO}/mp4-720p-30fp-crf28/mp4-720p-30fp-crf28/0/1730100000001?e=2147483647&v=beta&t=hX0sG6eSr9`,
+      1_572_864,
+      "video/mp4",
+    ),
+    type: "video/mp4",
+    "data-bitrate": 512000,
+  },
+  {
+    src: `${MARS_VIDEO}/hls/0/1730100000002?e=2147483647&v=beta&t=iY1tH7fTs0`,
+    type: "application/x-mpegURL",
+    "data-bitrate": 0,
+  },
 ];
 
 export const LINKEDIN_AUTHWALL_PAGE = `<!DOCTYPE html>

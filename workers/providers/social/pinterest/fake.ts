@@ -7,7 +7,8 @@ import type { FakePlatform } from "../fake";
 import { fakeMediaResponse } from "../fake-media";
 import { PINTEREST_MEDIA, PINTEREST_RECORDED, PINTEREST_SHORT_LINKS } from "./recorded";
 
-const html = (body: string, status = 200) => new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+const html = (body: string, status = 200) =>
+  new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
 const redirect = (location: string, status = 302) => new Response(null, { status, headers: { location } });
 
 export const fakePinterest: FakePlatform = {
@@ -27,17 +28,28 @@ export const fakePinterest: FakePlatform = {
     if (url.hostname === "api.pinterest.com") {
       const code = /^\/url_shortener\/([^/]+)\/redirect\/$/.exec(url.pathname)?.[1];
       const pin = code ? PINTEREST_SHORT_LINKS[code] : undefined;
-      if (!pin) return new Response(JSON.stringify({ status: "failure", code: 404, message: "Not found" }), { status: 404 });
-      return redirect(`https://www.pinterest.com/pin/${pin}/sent/?invite_code=5d2e1c0b9a8f4e3d&sender=1055600044522311000&sfo=1`);
+      if (!pin)
+        return new Response(JSON.stringify({ status: "failure", code: 404, message: "Not found" }), { status: 404 });
+      return redirect(
+        `https://www.pinterest.com/pin/${pin}/sent/?invite_code=5d2e1c0b9a8f4e3d&sender=1055600044522311000&sfo=1`,
+      );
     }
     if (url.pathname === "/resource/PinResource/get/") {
       const options = (JSON.parse(url.searchParams.get("data") ?? "{}") as { options?: { id?: string } }).options;
       const record = PINTEREST_RECORDED[options?.id ?? ""];
       const resource = record && "page" in record ? record.resource : undefined;
       if (!resource) {
-        return new Response(JSON.stringify({ resource_response: { status: "failure", code: 50, message: "Invalid resource request", data: null } }), { status: 404 });
+        return new Response(
+          JSON.stringify({
+            resource_response: { status: "failure", code: 50, message: "Invalid resource request", data: null },
+          }),
+          { status: 404 },
+        );
       }
-      return new Response(JSON.stringify(resource.body), { status: resource.status, headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify(resource.body), {
+        status: resource.status,
+        headers: { "content-type": "application/json" },
+      });
     }
     const id = /^\/pin\/(\d+)\/(?:sent\/)?$/.exec(url.pathname)?.[1];
     const record = id ? PINTEREST_RECORDED[id] : undefined;

@@ -17,16 +17,28 @@ import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor
 const PAGE_HEADERS = {
   accept: "text/html,application/xhtml+xml",
   "accept-language": "en-US,en;q=0.9",
-  "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "user-agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
 };
 
 const ImageSchema = z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional() });
 const ImagesSchema = z.record(z.string(), ImageSchema.nullable().optional());
 const VideoListSchema = z.record(
   z.string(),
-  z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional(), duration: z.number().optional() }).nullable().optional(),
+  z
+    .object({
+      url: z.string(),
+      width: z.number().optional(),
+      height: z.number().optional(),
+      duration: z.number().optional(),
+    })
+    .nullable()
+    .optional(),
 );
-const PersonSchema = z.object({ full_name: z.string().optional(), username: z.string().optional() }).nullable().optional();
+const PersonSchema = z
+  .object({ full_name: z.string().optional(), username: z.string().optional() })
+  .nullable()
+  .optional();
 
 const PinSchema = z.object({
   id: z.string(),
@@ -53,7 +65,10 @@ const PinSchema = z.object({
     })
     .nullable()
     .optional(),
-  carousel_data: z.object({ carousel_slots: z.array(z.object({ images: ImagesSchema })) }).nullable().optional(),
+  carousel_data: z
+    .object({ carousel_slots: z.array(z.object({ images: ImagesSchema })) })
+    .nullable()
+    .optional(),
 });
 type Pin = z.infer<typeof PinSchema>;
 
@@ -68,7 +83,11 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
     const query = new URLSearchParams({ source_url: `/pin/${id}/`, data });
     const response = await deps.fetch(`${www}/resource/PinResource/get/?${query}`, {
       signal,
-      headers: { accept: "application/json", "x-pinterest-pws-handler": "www/pin/[id].js", "x-requested-with": "XMLHttpRequest" },
+      headers: {
+        accept: "application/json",
+        "x-pinterest-pws-handler": "www/pin/[id].js",
+        "x-requested-with": "XMLHttpRequest",
+      },
     });
     if (response.status !== 200) {
       await response.body?.cancel();
@@ -111,7 +130,8 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
         // The pin's id is in the address we were sent to, or (when that is not at hand) in the
         // page's canonical link: the page itself is the pin's, so it is read without a refetch.
         const html = await response.text();
-        const id = pinIdOf(response.url) ?? pinIdOf(/<link\b[^>]*rel="canonical"[^>]*href="([^"]*)"/.exec(html)?.[1] ?? "");
+        const id =
+          pinIdOf(response.url) ?? pinIdOf(/<link\b[^>]*rel="canonical"[^>]*href="([^"]*)"/.exec(html)?.[1] ?? "");
         if (!id) return outdated("pinterest", "pin.it link's pin");
         return fromPage(new Response(html, { status: 200 }), id, signal);
       }
@@ -246,5 +266,9 @@ function imageMimeType(url: string): string {
 }
 
 function gone(): ExtractionFailure {
-  return { ok: false, kind: "content-unavailable", detail: "Pinterest has no such pin: it was deleted or never existed." };
+  return {
+    ok: false,
+    kind: "content-unavailable",
+    detail: "Pinterest has no such pin: it was deleted or never existed.",
+  };
 }

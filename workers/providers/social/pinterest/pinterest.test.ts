@@ -27,7 +27,8 @@ function harness(fake: typeof fetch = createFakeSocialFetch([fakePinterest])) {
     return fake(request);
   };
   const holder: { extractor?: PlatformExtractor } = {};
-  const guarded: typeof fetch = (input, init) => hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
+  const guarded: typeof fetch = (input, init) =>
+    hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
   const extractor = pinterestExtractor({ baseUrls: { www: "https://www.pinterest.com" }, fetch: guarded });
   holder.extractor = extractor;
   const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
@@ -53,8 +54,22 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
       durationSec: 15.28,
     });
     expect(post.media.map((m) => [m.url, m.quality, m.width, m.height, m.mimeType, m.hasAudio])).toEqual([
-      ["https://v1.pinimg.com/videos/mc/720p/0f/1e/2d/0f1e2d3c4b5a69788796a5b4c3d2e1f0.mp4", "720p", 720, 1280, "video/mp4", true],
-      ["https://v1.pinimg.com/videos/mc/expMp4/0f/1e/2d/0f1e2d3c4b5a69788796a5b4c3d2e1f0_t4.mp4", "540p", 540, 960, "video/mp4", true],
+      [
+        "https://v1.pinimg.com/videos/mc/720p/0f/1e/2d/0f1e2d3c4b5a69788796a5b4c3d2e1f0.mp4",
+        "720p",
+        720,
+        1280,
+        "video/mp4",
+        true,
+      ],
+      [
+        "https://v1.pinimg.com/videos/mc/expMp4/0f/1e/2d/0f1e2d3c4b5a69788796a5b4c3d2e1f0_t4.mp4",
+        "540p",
+        540,
+        960,
+        "video/mp4",
+        true,
+      ],
     ]);
   });
 
@@ -62,12 +77,26 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
     const { extract } = harness();
     const image = expectPost(await extract(PINTEREST_EXTRA_FIXTURE_URLS.image));
     expect(image.media).toEqual([
-      { url: "https://i.pinimg.com/originals/f6/07/18/f60718293a4b5c6d7e8f90a1b2c3d4e5.jpg", type: "image", quality: "original", width: 2400, height: 1600, mimeType: "image/jpeg", hasAudio: false },
+      {
+        url: "https://i.pinimg.com/originals/f6/07/18/f60718293a4b5c6d7e8f90a1b2c3d4e5.jpg",
+        type: "image",
+        quality: "original",
+        width: 2400,
+        height: 1600,
+        mimeType: "image/jpeg",
+        hasAudio: false,
+      },
     ]);
-    expect(image.author).toEqual({ name: "Kennedy Space Center", handle: "nasakennedy", url: "https://www.pinterest.com/nasakennedy/" });
+    expect(image.author).toEqual({
+      name: "Kennedy Space Center",
+      handle: "nasakennedy",
+      url: "https://www.pinterest.com/nasakennedy/",
+    });
     const carousel = expectPost(await extract(PINTEREST_FIXTURE_URLS.carousel));
     expect(carousel.title).toBe("Webb's nebula in three filters");
-    expect(carousel.media.map((m) => [new URL(m.url).pathname.split("/").pop(), m.width, m.height, m.mimeType])).toEqual([
+    expect(
+      carousel.media.map((m) => [new URL(m.url).pathname.split("/").pop(), m.width, m.height, m.mimeType]),
+    ).toEqual([
       ["c3d4e5f60718293a4b5c6d7e8f90a1b2.jpg", 1200, 1200, "image/jpeg"],
       ["d4e5f60718293a4b5c6d7e8f90a1b2c3.jpg", 1200, 1500, "image/jpeg"],
       ["e5f60718293a4b5c6d7e8f90a1b2c3d4.png", 1600, 900, "image/png"],
@@ -87,12 +116,18 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
   it("asks the PinResource endpoint when the page carries the pin only in its Relay form", async () => {
     const { extract, calls } = harness();
     const post = expectPost(await extract(PINTEREST_EXTRA_FIXTURE_URLS.relayPage));
-    expect(post).toMatchObject({ id: "1055599907085622", title: "Liftoff, seen from the pad camera", durationSec: 31.04 });
+    expect(post).toMatchObject({
+      id: "1055599907085622",
+      title: "Liftoff, seen from the pad camera",
+      durationSec: 31.04,
+    });
     expect(post.media.map((m) => m.quality)).toEqual(["720p", "540p"]);
     expect(calls).toHaveLength(2);
     const resource = new URL(calls[1]!);
     expect(resource.pathname).toBe("/resource/PinResource/get/");
-    expect(JSON.parse(resource.searchParams.get("data") ?? "{}")).toMatchObject({ options: { id: "1055599907085622", field_set_key: "unauth_react_main_pin" } });
+    expect(JSON.parse(resource.searchParams.get("data") ?? "{}")).toMatchObject({
+      options: { id: "1055599907085622", field_set_key: "unauth_react_main_pin" },
+    });
   });
 
   it("follows a pin.it link through Pinterest's own hosts to the pin it names", async () => {
@@ -116,35 +151,54 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
   it("answers a deleted pin (PinNotFound in the page, or a 404) as content-unavailable", async () => {
     const { extract } = harness();
     expect(await extract(PINTEREST_FIXTURE_URLS.deleted)).toMatchObject({ ok: false, kind: "content-unavailable" });
-    expect(await extract("https://www.pinterest.com/pin/999999999999/")).toMatchObject({ ok: false, kind: "content-unavailable" });
+    expect(await extract("https://www.pinterest.com/pin/999999999999/")).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+    });
     expect(await extract("https://pin.it/NoSuchCode")).toMatchObject({ ok: false, kind: "content-unavailable" });
   });
 
   it("answers Pinterest's 429 as upstream-rate-limited with its Retry-After", async () => {
-    expect(await harness().extract(PINTEREST_FIXTURE_URLS.rateLimited)).toMatchObject({ ok: false, kind: "upstream-rate-limited", retryAfterSeconds: 30 });
+    expect(await harness().extract(PINTEREST_FIXTURE_URLS.rateLimited)).toMatchObject({
+      ok: false,
+      kind: "upstream-rate-limited",
+      retryAfterSeconds: 30,
+    });
   });
 
   it("answers a pin whose media is nowhere it reads as extractor-outdated", async () => {
-    expect(await harness().extract(PINTEREST_FIXTURE_URLS.changedShape)).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(await harness().extract(PINTEREST_FIXTURE_URLS.changedShape)).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 
   it("serves each answered media URL from the fake CDN, with Range", async () => {
     const { extractor, extract } = harness();
     const media = createFakeSocialFetch([fakePinterest]);
-    for (const url of [PINTEREST_FIXTURE_URLS.public, PINTEREST_FIXTURE_URLS.carousel, PINTEREST_EXTRA_FIXTURE_URLS.storyPin]) {
+    for (const url of [
+      PINTEREST_FIXTURE_URLS.public,
+      PINTEREST_FIXTURE_URLS.carousel,
+      PINTEREST_EXTRA_FIXTURE_URLS.storyPin,
+    ]) {
       for (const item of expectPost(await extract(url)).media) {
         expect(hostMatches(new URL(item.url).hostname, extractor.mediaHosts)).toBe(true);
         const response = await media(item.url, { headers: { range: "bytes=-8" } });
         expect(response.status).toBe(206);
         const size = Number(response.headers.get("content-range")?.split("/")[1]);
-        expect(new Uint8Array(await response.arrayBuffer())).toEqual(fakeMediaBytes(new URL(item.url).pathname, size - 8, size));
+        expect(new Uint8Array(await response.arrayBuffer())).toEqual(
+          fakeMediaBytes(new URL(item.url).pathname, size - 8, size),
+        );
       }
     }
   });
 
   it("fetches only Pinterest's own hosts, for every fixture", async () => {
     const { extract, calls } = harness();
-    for (const url of [...Object.values(PINTEREST_FIXTURE_URLS), ...Object.values(PINTEREST_EXTRA_FIXTURE_URLS)]) await extract(url);
-    expect(new Set(calls.map((url) => new URL(url).hostname))).toEqual(new Set(["www.pinterest.com", "api.pinterest.com", "pin.it"]));
+    for (const url of [...Object.values(PINTEREST_FIXTURE_URLS), ...Object.values(PINTEREST_EXTRA_FIXTURE_URLS)])
+      await extract(url);
+    expect(new Set(calls.map((url) => new URL(url).hostname))).toEqual(
+      new Set(["www.pinterest.com", "api.pinterest.com", "pin.it"]),
+    );
   });
 });

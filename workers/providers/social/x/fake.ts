@@ -45,7 +45,10 @@ export function createFakeX(options: { now?: () => number } = {}): FakePlatform 
         return answer(X_RECORDED[id]?.syndication ?? { status: 404 });
       }
       if (request.headers.get("authorization") !== `Bearer ${X_WEB_BEARER}`) {
-        return answer({ status: 403, body: { errors: [{ code: 220, message: "Your credentials do not allow access to this resource." }] } });
+        return answer({
+          status: 403,
+          body: { errors: [{ code: 220, message: "Your credentials do not allow access to this resource." }] },
+        });
       }
       if (url.pathname === "/1.1/guest/activate.json" && request.method === "POST") {
         return answer({ status: 200, body: { guest_token: GUEST_TOKEN } });
@@ -55,7 +58,9 @@ export function createFakeX(options: { now?: () => number } = {}): FakePlatform 
           return answer({ status: 403, body: { errors: [{ code: 239, message: "Bad guest token." }] } });
         }
         const variables = JSON.parse(url.searchParams.get("variables") ?? "{}") as { tweetId?: string };
-        return answer(X_RECORDED[variables.tweetId ?? ""]?.graphql ?? { status: 200, body: { data: { tweetResult: {} } } });
+        return answer(
+          X_RECORDED[variables.tweetId ?? ""]?.graphql ?? { status: 200, body: { data: { tweetResult: {} } } },
+        );
       }
       return answer({ status: 404, body: { errors: [{ code: 34, message: "Sorry, that page does not exist." }] } });
     },

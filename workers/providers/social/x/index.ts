@@ -11,7 +11,13 @@
  * already carry the same renditions.
  */
 import { z } from "zod";
-import type { ExtractedMedia, ExtractedPost, Extraction, ExtractionFailure, PostRef } from "~workers/hosted/capabilities";
+import type {
+  ExtractedMedia,
+  ExtractedPost,
+  Extraction,
+  ExtractionFailure,
+  PostRef,
+} from "~workers/hosted/capabilities";
 import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor } from "../extractor";
 
 /**
@@ -117,7 +123,8 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
     const parsed = SyndicationSchema.safeParse(await response.json().catch(() => null));
     if (!parsed.success) return { settled: false, failure: outdated("x", "syndication tweet-result shape") };
     const tweet = parsed.data;
-    if (tweet.__typename === "TweetTombstone") return { settled: true, extraction: tombstoneFailure(tweet.tombstone?.text?.text) };
+    if (tweet.__typename === "TweetTombstone")
+      return { settled: true, extraction: tombstoneFailure(tweet.tombstone?.text?.text) };
     const own = tweet.mediaDetails ?? [];
     const facts: TweetFacts = {
       text: tweet.text ?? null,
@@ -171,7 +178,11 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
         return tombstoneFailure(tweet.tombstone?.text?.text);
       case "TweetUnavailable":
         if (tweet.reason === "Protected") {
-          return { ok: false, kind: "content-private", detail: "This post is from a protected account: only its approved followers may see it." };
+          return {
+            ok: false,
+            kind: "content-private",
+            detail: "This post is from a protected account: only its approved followers may see it.",
+          };
         }
         if (tweet.reason === "NsfwLoggedOut" || tweet.reason === "NsfwViewerHasNoStatedAge") return ageWall();
         return gone();
@@ -202,7 +213,9 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       if (second.ok) return second;
       // GraphQL failing for reasons of its own (a changed query, a refused guest token) says
       // less than syndication's own answer about the post, so that answer is kept.
-      return second.kind === "extractor-outdated" && first.failure.kind !== "extractor-outdated" ? first.failure : second;
+      return second.kind === "extractor-outdated" && first.failure.kind !== "extractor-outdated"
+        ? first.failure
+        : second;
     },
   };
 }
@@ -239,7 +252,12 @@ function postOf(id: string, facts: TweetFacts): Extraction {
       media.push({
         url: variant.url,
         type: "video",
-        quality: width && height ? `${Math.min(width, height)}p` : variant.bitrate ? `${Math.round(variant.bitrate / 1000)}k` : null,
+        quality:
+          width && height
+            ? `${Math.min(width, height)}p`
+            : variant.bitrate
+              ? `${Math.round(variant.bitrate / 1000)}k`
+              : null,
         width,
         height,
         mimeType: "video/mp4",
@@ -280,7 +298,12 @@ function imageMimeType(url: string): string {
 function failureOf(response: Response, now: () => number): ExtractionFailure {
   const failure = failureFromStatus("x", response);
   const reset = Number(response.headers.get("x-rate-limit-reset"));
-  if (failure.kind === "upstream-rate-limited" && failure.retryAfterSeconds === undefined && Number.isFinite(reset) && reset > 0) {
+  if (
+    failure.kind === "upstream-rate-limited" &&
+    failure.retryAfterSeconds === undefined &&
+    Number.isFinite(reset) &&
+    reset > 0
+  ) {
     return { ...failure, retryAfterSeconds: Math.max(1, Math.ceil(reset - now() / 1000)) };
   }
   return failure;
@@ -293,7 +316,11 @@ function tombstoneFailure(text: string | undefined): ExtractionFailure {
 }
 
 function ageWall(): ExtractionFailure {
-  return { ok: false, kind: "login-required", detail: "X shows this post only to signed-in users who stated their age." };
+  return {
+    ok: false,
+    kind: "login-required",
+    detail: "X shows this post only to signed-in users who stated their age.",
+  };
 }
 
 function gone(): ExtractionFailure {

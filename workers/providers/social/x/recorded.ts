@@ -47,13 +47,52 @@ const sizes = (w: number, h: number) => ({
 
 // ---- the pinned public post: one video, four mp4 renditions and an HLS playlist ----
 
-const ARTEMIS_POSTER = file("https://pbs.twimg.com/amplify_video_thumb/1850214600325668864/img/Xq3kLm9PzR2tYw8v.jpg", 148_224, "image/jpeg");
+const ARTEMIS_POSTER = file(
+  "https://pbs.twimg.com/amplify_video_thumb/1850214600325668864/img/Xq3kLm9PzR2tYw8v.jpg",
+  148_224,
+  "image/jpeg",
+);
 const ARTEMIS_VARIANTS = [
-  { content_type: "application/x-mpegURL", url: "https://video.twimg.com/amplify_video/1850214600325668864/pl/Rk2mTq8sVw4LxY0a.m3u8?tag=16" },
-  { bitrate: 288000, content_type: "video/mp4", url: file("https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/480x270/bP7nQ2rS5tU8vW1x.mp4?tag=16", 262_144, "video/mp4") },
-  { bitrate: 2176000, content_type: "video/mp4", url: file("https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/1280x720/dR9pS4tU7vW0xY3z.mp4?tag=16", 1_572_864, "video/mp4") },
-  { bitrate: 832000, content_type: "video/mp4", url: file("https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/640x360/cQ8oR3sT6uV9wX2y.mp4?tag=16", 655_360, "video/mp4") },
-  { bitrate: 10368000, content_type: "video/mp4", url: file("https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/1920x1080/eS0qT5uV8wX1yZ4a.mp4?tag=16", 4_718_592, "video/mp4") },
+  {
+    content_type: "application/x-mpegURL",
+    url: "https://video.twimg.com/amplify_video/1850214600325668864/pl/Rk2mTq8sVw4LxY0a.m3u8?tag=16",
+  },
+  {
+    bitrate: 288000,
+    content_type: "video/mp4",
+    url: file(
+      "https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/480x270/bP7nQ2rS5tU8vW1x.mp4?tag=16",
+      262_144,
+      "video/mp4",
+    ),
+  },
+  {
+    bitrate: 2176000,
+    content_type: "video/mp4",
+    url: file(
+      "https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/1280x720/dR9pS4tU7vW0xY3z.mp4?tag=16",
+      1_572_864,
+      "video/mp4",
+    ),
+  },
+  {
+    bitrate: 832000,
+    content_type: "video/mp4",
+    url: file(
+      "https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/640x360/cQ8oR3sT6uV9wX2y.mp4?tag=16",
+      655_360,
+      "video/mp4",
+    ),
+  },
+  {
+    bitrate: 10368000,
+    content_type: "video/mp4",
+    url: file(
+      "https://video.twimg.com/amplify_video/1850214600325668864/vid/avc1/1920x1080/eS0qT5uV8wX1yZ4a.mp4?tag=16",
+      4_718_592,
+      "video/mp4",
+    ),
+  },
 ];
 
 const ARTEMIS_TWEET = {
@@ -68,12 +107,24 @@ const ARTEMIS_TWEET = {
     urls: [],
     user_mentions: [],
     symbols: [],
-    media: [{ display_url: "pic.x.com/k3Jd9sLq2W", expanded_url: "https://x.com/NASA/status/1850214830462251210/video/1", indices: [140, 163], url: "https://t.co/k3Jd9sLq2W" }],
+    media: [
+      {
+        display_url: "pic.x.com/k3Jd9sLq2W",
+        expanded_url: "https://x.com/NASA/status/1850214830462251210/video/1",
+        indices: [140, 163],
+        url: "https://t.co/k3Jd9sLq2W",
+      },
+    ],
   },
   id_str: "1850214830462251210",
   text: "The rocket that will send astronauts around the Moon is taking shape. Watch the core stage roll out. #Artemis https://t.co/k3Jd9sLq2W",
   user: NASA_USER,
-  edit_control: { edit_tweet_ids: ["1850214830462251210"], editable_until_msecs: "1729980251000", is_edit_eligible: true, edits_remaining: "5" },
+  edit_control: {
+    edit_tweet_ids: ["1850214830462251210"],
+    editable_until_msecs: "1729980251000",
+    is_edit_eligible: true,
+    edits_remaining: "5",
+  },
   mediaDetails: [
     {
       display_url: "pic.x.com/k3Jd9sLq2W",
@@ -130,12 +181,23 @@ const WEBB_TWEET = {
     ext_media_color: { palette: [{ percentage: 61.2, rgb: { blue: 12, green: 9, red: 10 } }] },
     indices: [92, 115],
     media_url_https: photo.url,
-    original_info: { height: photo.h, width: photo.w, focus_rects: [{ x: 0, y: 0, w: photo.w, h: Math.round(photo.w * 0.5625) }] },
+    original_info: {
+      height: photo.h,
+      width: photo.w,
+      focus_rects: [{ x: 0, y: 0, w: photo.w, h: Math.round(photo.w * 0.5625) }],
+    },
     sizes: sizes(photo.w, photo.h),
     type: "photo",
     url: "https://t.co/Wb8aQz1LmN",
   })),
-  photos: WEBB_PHOTOS.map((photo) => ({ backgroundColor: { red: 10, green: 9, blue: 12 }, cropCandidates: [], expandedUrl: "", url: photo.url, width: photo.w, height: photo.h })),
+  photos: WEBB_PHOTOS.map((photo) => ({
+    backgroundColor: { red: 10, green: 9, blue: 12 },
+    cropCandidates: [],
+    expandedUrl: "",
+    url: photo.url,
+    width: photo.w,
+    height: photo.h,
+  })),
   conversation_count: 204,
   news_action_type: "conversation",
   isEdited: false,
@@ -157,7 +219,11 @@ const MARSHALL_GRAPHQL = {
               __typename: "User",
               id: "VXNlcjo0NDk3NjcyNzc=",
               rest_id: "449767277",
-              core: { created_at: "Thu Dec 29 13:42:11 +0000 2011", name: "NASA's Marshall Center", screen_name: "NASA_Marshall" },
+              core: {
+                created_at: "Thu Dec 29 13:42:11 +0000 2011",
+                name: "NASA's Marshall Center",
+                screen_name: "NASA_Marshall",
+              },
               legacy: { followers_count: 402311, name: "NASA's Marshall Center", screen_name: "NASA_Marshall" },
             },
           },
@@ -182,7 +248,13 @@ const MARSHALL_GRAPHQL = {
                 url: "https://t.co/Gf4hJk8LmP",
                 video_info: {
                   aspect_ratio: [16, 9],
-                  variants: [{ bitrate: 0, content_type: "video/mp4", url: file(`https://video.twimg.com/tweet_video/${GIF_ID}.mp4`, 318_440, "video/mp4") }],
+                  variants: [
+                    {
+                      bitrate: 0,
+                      content_type: "video/mp4",
+                      url: file(`https://video.twimg.com/tweet_video/${GIF_ID}.mp4`, 318_440, "video/mp4"),
+                    },
+                  ],
                 },
               },
             ],
@@ -193,7 +265,10 @@ const MARSHALL_GRAPHQL = {
   },
 };
 
-const graphqlOf = (result: unknown) => ({ status: 200, body: { data: { tweetResult: result === undefined ? {} : { result } } } });
+const graphqlOf = (result: unknown) => ({
+  status: 200,
+  body: { data: { tweetResult: result === undefined ? {} : { result } } },
+});
 
 export const X_RECORDED: Record<string, XRecord> = {
   "1850214830462251210": { syndication: { status: 200, body: ARTEMIS_TWEET } },
@@ -204,7 +279,23 @@ export const X_RECORDED: Record<string, XRecord> = {
       status: 200,
       body: {
         __typename: "TweetTombstone",
-        tombstone: { text: { text: "This Post was deleted by the Post author. Learn more", entities: [{ from_index: 41, to_index: 51, ref: { __typename: "TimelineUrl", url: "https://help.x.com/rules-and-policies/notices-on-x", url_type: "ExternalUrl" } }], rtl: false } },
+        tombstone: {
+          text: {
+            text: "This Post was deleted by the Post author. Learn more",
+            entities: [
+              {
+                from_index: 41,
+                to_index: 51,
+                ref: {
+                  __typename: "TimelineUrl",
+                  url: "https://help.x.com/rules-and-policies/notices-on-x",
+                  url_type: "ExternalUrl",
+                },
+              },
+            ],
+            rtl: false,
+          },
+        },
       },
     },
   },
@@ -219,7 +310,13 @@ export const X_RECORDED: Record<string, XRecord> = {
       status: 200,
       body: {
         __typename: "TweetTombstone",
-        tombstone: { text: { text: "Age-restricted adult content. This content might not be appropriate for people under 18 years old. To view this media, you’ll need to log in to X. Learn more", entities: [], rtl: false } },
+        tombstone: {
+          text: {
+            text: "Age-restricted adult content. This content might not be appropriate for people under 18 years old. To view this media, you’ll need to log in to X. Learn more",
+            entities: [],
+            rtl: false,
+          },
+        },
       },
     },
   },
@@ -239,25 +336,54 @@ export const X_RECORDED: Record<string, XRecord> = {
       body: {
         ...ARTEMIS_TWEET,
         id_str: "1844422334455667788",
-        mediaDetails: [{ ...ARTEMIS_TWEET.mediaDetails[0], video_info: undefined, videoInfo: { variantsV2: ARTEMIS_VARIANTS } }],
+        mediaDetails: [
+          { ...ARTEMIS_TWEET.mediaDetails[0], video_info: undefined, videoInfo: { variantsV2: ARTEMIS_VARIANTS } },
+        ],
       },
     },
-    graphql: { status: 200, body: { data: { tweetResultByRestIdV2: { result: MARSHALL_GRAPHQL.data.tweetResult.result } } } },
+    graphql: {
+      status: 200,
+      body: { data: { tweetResultByRestIdV2: { result: MARSHALL_GRAPHQL.data.tweetResult.result } } },
+    },
   },
   "1843333445566778899": {
-    syndication: { status: 503, headers: { "content-type": "text/html" }, body: "<html><body>Service Unavailable</body></html>" },
+    syndication: {
+      status: 503,
+      headers: { "content-type": "text/html" },
+      body: "<html><body>Service Unavailable</body></html>",
+    },
     graphql: { status: 200, body: MARSHALL_GRAPHQL },
   },
   "1842244556677889900": {
     syndication: {
       status: 200,
-      body: { ...ARTEMIS_TWEET, id_str: "1842244556677889900", text: "Happy International Observe the Moon Night! Look up tonight.", mediaDetails: undefined, video: undefined, entities: { hashtags: [], urls: [], user_mentions: [], symbols: [] } },
+      body: {
+        ...ARTEMIS_TWEET,
+        id_str: "1842244556677889900",
+        text: "Happy International Observe the Moon Night! Look up tonight.",
+        mediaDetails: undefined,
+        video: undefined,
+        entities: { hashtags: [], urls: [], user_mentions: [], symbols: [] },
+      },
     },
     graphql: graphqlOf({
       __typename: "Tweet",
       rest_id: "1842244556677889900",
-      core: MARSHALL_GRAPHQL.data.tweetResult.result.core,
-      legacy: { full_text: "Happy International Observe the Moon Night! Look up tonight.", lang: "en", favorite_count: 5120 },
+      core: {
+        user_results: {
+          result: {
+            __typename: "User",
+            rest_id: "11348282",
+            core: { name: "NASA", screen_name: "NASA" },
+            legacy: { name: "NASA", screen_name: "NASA" },
+          },
+        },
+      },
+      legacy: {
+        full_text: "Happy International Observe the Moon Night! Look up tonight.",
+        lang: "en",
+        favorite_count: 5120,
+      },
     }),
   },
 };

@@ -25,8 +25,13 @@ function harness(clock?: { fake: number; extractor: number }) {
     return fake(request);
   };
   const holder: { extractor?: PlatformExtractor } = {};
-  const guarded: typeof fetch = (input, init) => hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
-  const extractor = xExtractor({ baseUrls: BASE_URLS, fetch: guarded, ...(clock ? { now: () => clock.extractor } : {}) });
+  const guarded: typeof fetch = (input, init) =>
+    hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
+  const extractor = xExtractor({
+    baseUrls: BASE_URLS,
+    fetch: guarded,
+    ...(clock ? { now: () => clock.extractor } : {}),
+  });
   holder.extractor = extractor;
   const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
   return { extractor, calls, extract };
@@ -58,7 +63,8 @@ describe("xExtractor over the recorded X", () => {
     expect(post).toMatchObject({
       platform: "x",
       id: "1850214830462251210",
-      title: "The rocket that will send astronauts around the Moon is taking shape. Watch the core stage roll out. #Artemis",
+      title:
+        "The rocket that will send astronauts around the Moon is taking shape. Watch the core stage roll out. #Artemis",
       author: { name: "NASA", handle: "NASA", url: "https://x.com/NASA" },
       thumbnail: "https://pbs.twimg.com/amplify_video_thumb/1850214600325668864/img/Xq3kLm9PzR2tYw8v.jpg",
       durationSec: 64.48,
@@ -94,7 +100,9 @@ describe("xExtractor over the recorded X", () => {
       expect(hostMatches(new URL(item.url).hostname, extractor.mediaHosts)).toBe(true);
       const response = await media(item.url, { headers: { range: "bytes=100-131" } });
       expect(response.status).toBe(206);
-      expect(new Uint8Array(await response.arrayBuffer())).toEqual(fakeMediaBytes(new URL(item.url).pathname, 100, 132));
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(
+        fakeMediaBytes(new URL(item.url).pathname, 100, 132),
+      );
     }
   });
 
@@ -113,7 +121,9 @@ describe("xExtractor over the recorded X", () => {
       "GET /graphql/2ICDjqPd81tulZcYrtpTuQ/TweetResultByRestId",
     ]);
     expect(calls[2]!.headers.get("x-guest-token")).toBe("1850300000000000000");
-    expect(JSON.parse(new URL(calls[2]!.url).searchParams.get("variables") ?? "{}")).toMatchObject({ tweetId: "1847712300998877665" });
+    expect(JSON.parse(new URL(calls[2]!.url).searchParams.get("variables") ?? "{}")).toMatchObject({
+      tweetId: "1847712300998877665",
+    });
   });
 
   it("answers the age interstitial as login-required, from syndication's tombstone or GraphQL's reason", async () => {
@@ -134,7 +144,10 @@ describe("xExtractor over the recorded X", () => {
   });
 
   it("answers answers of a shape it does not read as extractor-outdated", async () => {
-    expect(await harness().extract(X_FIXTURE_URLS.changedShape)).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(await harness().extract(X_FIXTURE_URLS.changedShape)).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 
   it("falls back to the guest-token GraphQL answer when syndication fails, and reads a GIF as a silent video", async () => {
@@ -147,21 +160,38 @@ describe("xExtractor over the recorded X", () => {
       thumbnail: "https://pbs.twimg.com/tweet_video_thumb/GZz9AbCWAAAx1Yz.jpg",
     });
     expect(post.media).toEqual([
-      { url: "https://video.twimg.com/tweet_video/GZz9AbCWAAAx1Yz.mp4", type: "video", quality: "270p", width: 480, height: 270, mimeType: "video/mp4", hasAudio: false },
+      {
+        url: "https://video.twimg.com/tweet_video/GZz9AbCWAAAx1Yz.mp4",
+        type: "video",
+        quality: "270p",
+        width: 480,
+        height: 270,
+        mimeType: "video/mp4",
+        hasAudio: false,
+      },
     ]);
     expect(calls.map((c) => new URL(c.url).hostname)).toEqual(["cdn.syndication.twimg.com", "api.x.com", "api.x.com"]);
   });
 
   it("answers a post without media, and an id X has no post for, as content-unavailable", async () => {
     const { extract } = harness();
-    expect(await extract(X_EXTRA_FIXTURE_URLS.noMedia)).toMatchObject({ ok: false, kind: "content-unavailable", detail: "This X post has no video or image." });
-    expect(await extract("https://x.com/NASA/status/1111111111111111111")).toMatchObject({ ok: false, kind: "content-unavailable" });
+    expect(await extract(X_EXTRA_FIXTURE_URLS.noMedia)).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+      detail: "This X post has no video or image.",
+    });
+    expect(await extract("https://x.com/NASA/status/1111111111111111111")).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+    });
   });
 
   it("fetches only X's own hosts, for every fixture", async () => {
     const { extractor, extract, calls } = harness();
     for (const url of [...Object.values(X_FIXTURE_URLS), ...Object.values(X_EXTRA_FIXTURE_URLS)]) await extract(url);
     expect(extractor.apiHosts).toEqual(["cdn.syndication.twimg.com", "api.x.com"]);
-    expect(new Set(calls.map((c) => new URL(c.url).hostname))).toEqual(new Set(["cdn.syndication.twimg.com", "api.x.com"]));
+    expect(new Set(calls.map((c) => new URL(c.url).hostname))).toEqual(
+      new Set(["cdn.syndication.twimg.com", "api.x.com"]),
+    );
   });
 });
