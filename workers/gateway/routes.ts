@@ -8,12 +8,26 @@ import type { ApiEnv } from "~workers/http/env";
 import { problem } from "~workers/http/problem";
 import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
+import { serveTunnel, TUNNEL_PATH } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
 import { releaseBody, runOperation } from "./gateway";
+import { createServices } from "./services";
 
 /** `/api/v1/*`: the hosted APIs. */
 export const hostedApi = new Hono<ApiEnv>();
 /** The older absolute paths spec-era clients call, relative to `/api`. */
 export const legacyHostedApi = new Hono<ApiEnv>();
+
+// The downloader's media tunnel (decision 052): no key, the token in the path is the
+// credential, and fetching it is not a counted call (the extraction that minted it was).
+hostedApi.on(["GET", "HEAD"], `${TUNNEL_PATH.replace(/^\/api\/v1/, "")}/:token`, (c) => {
+  const services = createServices(c.env, c.get("config"), (promise) => c.executionCtx.waitUntil(promise));
+  return serveTunnel(c.req.raw, {
+    tokens: services.tunnels,
+    media: services.social,
+    requestId: c.get("requestId"),
+    now: Date.now(),
+  });
+});
 
 for (const definition of HOSTED_DEFINITIONS) {
   const api = findHostedApi(definition.slug) as HostedApi;

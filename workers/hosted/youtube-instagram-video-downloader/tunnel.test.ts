@@ -1,10 +1,13 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
 import type { SocialMedia } from "~workers/hosted/capabilities";
 import { hostGuardedFetch, hostMatches } from "~workers/providers/social/extractor";
 import { createFakeSocialFetch, type FakePlatform } from "~workers/providers/social/fake";
 import { fakeMediaBytes, fakeMediaResponse } from "~workers/providers/social/fake-media";
+import { meterStanding } from "~workers/gateway/meter-policy";
+import { fakeYoutubeMediaFile } from "~workers/providers/social/youtube/fake";
+import { callHosted, createAccountWithKey, eventually } from "../../../tests/factories";
 import { createTestContext } from "../../../tests/hosted-context";
 import {
   contentDisposition,
@@ -94,7 +97,7 @@ async function get(
     headers: options.range ? { range: options.range } : {},
   });
   const media = options.media ?? fakeMedia();
-  const response = await serveTunnel(request, token, {
+  const response = await serveTunnel(request, {
     tokens,
     media: media.media,
     requestId: "req_tunnel",
@@ -291,6 +294,16 @@ describe("the tunnel: refusals", () => {
     }
   });
 
+  it("reads the token as it came: a percent-encoded spelling of it is refused", async () => {
+    const token = await tokens.seal(ticket());
+    const encoded = `%${token.charCodeAt(0).toString(16).toUpperCase()}${token.slice(1)}`;
+    const { response, opened } = await get(encoded);
+    await expectProblem(response, 404, "invalid-tunnel-url");
+    expect(opened).toEqual([]);
+    const trailing = await get(`${token}/`);
+    await expectProblem(trailing.response, 404, "invalid-tunnel-url");
+  });
+
   it("fetches only the token's own URL", async () => {
     const { response, opened } = await get(await tokens.seal(ticket()));
     expect(response.status).toBe(200);
@@ -412,5 +425,95 @@ describe("the tunnel: bytes and ranges", () => {
     expect(contentDisposition("it's (1).mp4")).toBe(
       `attachment; filename="it's (1).mp4"; filename*=UTF-8''it%27s%20%281%29.mp4`,
     );
+  });
+});
+
+describe("the tunnel through the Worker", () => {
+  const PERIOD_END = Date.now() + 20 * 24 * 60 * 60 * 1000;
+
+  /** The googlevideo URL a tunnel URL names (its payload is readable), and the file the YouTube fake serves there. */
+  function upstreamOf(tunnelUrl: string) {
+    const token = new URL(tunnelUrl).pathname.slice(TUNNEL_PATH.length + 1);
+    const payload = token.split(".")[0] ?? "";
+    const { u } = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as { u: string };
+    const file = fakeYoutubeMediaFile(u);
+    if (!file) throw new Error(`the YouTube fake serves nothing at ${u}`);
+    return file;
+  }
+
+  it("streams the media a YouTube answer names, Range and HEAD included, with no key, counting no call", async () => {
+    const account = await createAccountWithKey(env.DB, { planId: "premium", planExpiresAt: PERIOD_END });
+    const answered = await callHosted(SELF, "POST", "/api/v1/youtube-instagram-video-downloader", {
+      key: account.key,
+      body: { url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
+    });
+    expect(answered.status).toBe(200);
+    const { media } = await answered.json<{ media: { url: string; mimeType: string; hasAudio: boolean; type: string }[] }>();
+    const muxed = media.find((item) => item.type === "video" && item.hasAudio);
+    expect(muxed?.url.startsWith(`https://portico.test${TUNNEL_PATH}/`)).toBe(true);
+    const file = upstreamOf(muxed!.url);
+
+    const part = await SELF.fetch(muxed!.url, { headers: { range: "bytes=1000-4999" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 1000-4999/${file.size}`);
+    expect(part.headers.get("content-type")).toBe("video/mp4");
+    expect(part.headers.get("content-disposition")).toMatch(/^attachment; filename="youtube-aqz-KE-bpKQ-\d+-360p\.mp4"/);
+    // The Worker's own headers for data answers stay on: nothing in the bytes may run as our page.
+    expect(part.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(await bytesOf(part)).toEqual(fakeMediaBytes(file.seed, 1000, 5000));
+
+    const suffix = await SELF.fetch(muxed!.url, { headers: { range: "bytes=-512" } });
+    expect(suffix.status).toBe(206);
+    expect(await bytesOf(suffix)).toEqual(fakeMediaBytes(file.seed, file.size - 512, file.size));
+
+    const head = await SELF.fetch(muxed!.url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(file.size));
+    expect(head.headers.get("accept-ranges")).toBe("bytes");
+
+    const whole = await SELF.fetch(muxed!.url);
+    expect(whole.status).toBe(200);
+    const bytes = await bytesOf(whole);
+    expect(bytes.byteLength).toBe(file.size);
+    expect(bytes.subarray(0, 65_536)).toEqual(fakeMediaBytes(file.seed, 0, 65_536));
+    expect(bytes.subarray(file.size - 65_536)).toEqual(fakeMediaBytes(file.seed, file.size - 65_536, file.size));
+
+    const unsatisfiable = await SELF.fetch(muxed!.url, { headers: { range: `bytes=${file.size}-` } });
+    expect(unsatisfiable.status).toBe(416);
+    expect(unsatisfiable.headers.get("content-range")).toBe(`bytes */${file.size}`);
+    expect(unsatisfiable.headers.get("content-type")).toBe("application/problem+json");
+
+    // Only the extraction counted.
+    const metered = { userId: account.userId, planId: "premium" as const, planExpiresAt: PERIOD_END, bonusCalls: 0 };
+    const used = await eventually(
+      async () => (await meterStanding(env, metered, Date.now())).used,
+      (count) => count === 1,
+    );
+    expect(used).toBe(1);
+  });
+
+  it("refuses tampered, foreign and expired tokens as problem+json, before fetching anything", async () => {
+    const secret = readConfig(env).SESSION_SECRET;
+    const real = hmacTunnelTokens(secret);
+    const url = "https://rr3---sn-q4fl6nsr.googlevideo.com/videoplayback?id=x";
+    const expired = await real.seal(ticket({ url, expiresAt: Math.floor(Date.now() / 1000) - 1 }));
+    const gone = await SELF.fetch(`https://portico.test${TUNNEL_PATH}/${expired}`);
+    expect(gone.status).toBe(410);
+    expect((await gone.json<{ type: string }>()).type).toBe("https://portico.dev/problems/expired-tunnel-url");
+
+    const foreign = await hmacTunnelTokens(`${secret}-elsewhere`).seal(ticket({ url, expiresAt: Math.floor(Date.now() / 1000) + 60 }));
+    const refused = await SELF.fetch(`https://portico.test${TUNNEL_PATH}/${foreign}`);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect((await refused.json<{ type: string; message: string }>()).type).toBe(
+      "https://portico.dev/problems/invalid-tunnel-url",
+    );
+
+    const garbage = await SELF.fetch(`https://portico.test${TUNNEL_PATH}/not-a-token`, { method: "HEAD" });
+    expect(garbage.status).toBe(404);
+
+    // Another method on the tunnel is not a tunnel call.
+    const posted = await SELF.fetch(`https://portico.test${TUNNEL_PATH}/${foreign}`, { method: "POST" });
+    expect(posted.status).toBe(405);
   });
 });

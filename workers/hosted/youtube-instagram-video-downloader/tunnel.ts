@@ -214,10 +214,16 @@ function problemResponse(type: ProblemType, detail: string, requestId: string, h
   });
 }
 
-/** Serves `GET`/`HEAD` of `<TUNNEL_PATH>/<token>`: the upstream's bytes, streamed, or a problem. */
-export async function serveTunnel(request: Request, token: string, deps: TunnelDeps): Promise<Response> {
+/**
+ * Serves `GET`/`HEAD` of `<TUNNEL_PATH>/<token>`: the upstream's bytes, streamed, or a problem.
+ * The token is read from the path as it came, not as a router decodes it, so `%41` is not `A`.
+ */
+export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<Response> {
   const { requestId } = deps;
-  if (new URL(request.url).search !== "") return problemResponse("invalid-tunnel-url", NOT_OURS, requestId);
+  const url = new URL(request.url);
+  const prefix = `${TUNNEL_PATH}/`;
+  if (url.search !== "" || !url.pathname.startsWith(prefix)) return problemResponse("invalid-tunnel-url", NOT_OURS, requestId);
+  const token = url.pathname.slice(prefix.length);
   const verdict = await deps.tokens.open(token, deps.now);
   if (!verdict.ok) {
     return problemResponse(verdict.reason === "expired" ? "expired-tunnel-url" : "invalid-tunnel-url", verdict.detail, requestId);
