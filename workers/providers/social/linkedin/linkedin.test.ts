@@ -117,6 +117,17 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
     ]);
   });
 
+  it("answers a page it reached at a sign-in address as login-required, whatever the page says", async () => {
+    // A real fetch's answer carries the address it came from; the fake's cannot, so it is set here.
+    const landed = new Response("<html><body>Welcome back</body></html>");
+    Object.defineProperty(landed, "url", { value: "https://www.linkedin.com/checkpoint/lg/login?session_redirect=x" });
+    const extractor = linkedinExtractor({ baseUrls: { www: "https://www.linkedin.com" }, fetch: async () => landed });
+    expect(await extractor.extract(refOf("urn:li:activity:7"), AbortSignal.timeout(5000))).toMatchObject({
+      ok: false,
+      kind: "login-required",
+    });
+  });
+
   it("answers a deleted post as content-unavailable and a text-only post as having no media", async () => {
     const { extract } = harness();
     expect(await extract(LINKEDIN_FIXTURE_URLS.deleted)).toMatchObject({ ok: false, kind: "content-unavailable" });

@@ -130,6 +130,41 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
     });
   });
 
+  it("reads the older builds' __PWS_DATA__ state too", async () => {
+    const state = {
+      props: {
+        initialReduxState: {
+          pins: {
+            "42": {
+              id: "42",
+              title: "Old build",
+              images: { orig: { url: "https://i.pinimg.com/originals/aa/bb/cc/x.png", width: 10, height: 20 } },
+            },
+          },
+        },
+      },
+    };
+    const page = `<html><head><script id="__PWS_DATA__" type="application/json">${JSON.stringify(state)}</script></head></html>`;
+    const extractor = pinterestExtractor({
+      baseUrls: { www: "https://www.pinterest.com" },
+      fetch: async () => new Response(page),
+    });
+    const post = expectPost(
+      await extractor.extract(refOf("https://www.pinterest.com/pin/42/"), AbortSignal.timeout(5000)),
+    );
+    expect(post.media).toEqual([
+      {
+        url: "https://i.pinimg.com/originals/aa/bb/cc/x.png",
+        type: "image",
+        quality: "original",
+        width: 10,
+        height: 20,
+        mimeType: "image/png",
+        hasAudio: false,
+      },
+    ]);
+  });
+
   it("follows a pin.it link through Pinterest's own hosts to the pin it names", async () => {
     const { extract, calls } = harness();
     const post = expectPost(await extract(PINTEREST_EXTRA_FIXTURE_URLS.share));

@@ -15,7 +15,7 @@ export const X_FIXTURE_URLS: Partial<Record<FixtureScenario, string>> = {
   changedShape: "https://x.com/NASA/status/1844422334455667788",
 };
 
-/** Paths only X has: syndication failing over to the guest token, a GIF, a post without media. */
+/** Paths only X has: syndication failing over to the guest token, a GIF, a quote, a post without media. */
 export const X_EXTRA_FIXTURE_URLS = {
   /** Syndication answers 503; the guest-token GraphQL answer carries the post (an animated GIF). */
   syndicationFallback: "https://twitter.com/NASA_Marshall/status/1843333445566778899",
@@ -23,4 +23,8 @@ export const X_EXTRA_FIXTURE_URLS = {
   nsfwViaGraphql: "https://x.com/nightsky_uncut/status/1841155667788990011",
   /** A text-only post: both sources show it, neither has media. */
   noMedia: "https://x.com/NASA/status/1842244556677889900",
+  /** Only GraphQL shows it, under a visibility notice; its media is the post it quotes. */
+  quoteUnderNotice: "https://x.com/spacefan42/status/1840066778899001122",
+  /** Syndication answers 404 and GraphQL a result type we do not read. */
+  unreadableGraphql: "https://x.com/NASA/status/1839955667788990011",
 } as const;

@@ -265,6 +265,19 @@ const MARSHALL_GRAPHQL = {
   },
 };
 
+/** The pinned post as GraphQL's `legacy` carries it (extended_entities instead of mediaDetails). */
+const ARTEMIS_GRAPHQL_LEGACY = {
+  full_text: ARTEMIS_TWEET.text,
+  lang: "en",
+  extended_entities: {
+    media: ARTEMIS_TWEET.mediaDetails.map((media) => ({
+      ...media,
+      id_str: "1850214600325668864",
+      media_key: "13_1850214600325668864",
+    })),
+  },
+};
+
 const graphqlOf = (result: unknown) => ({
   status: 200,
   body: { data: { tweetResult: result === undefined ? {} : { result } } },
@@ -385,5 +398,29 @@ export const X_RECORDED: Record<string, XRecord> = {
         favorite_count: 5120,
       },
     }),
+  },
+  // Syndication shows nothing; GraphQL answers a post under a visibility notice whose only
+  // media is the post it quotes.
+  "1840066778899001122": {
+    syndication: { status: 404 },
+    graphql: graphqlOf({
+      __typename: "TweetWithVisibilityResults",
+      tweetInterstitial: { __typename: "ContextualTweetInterstitial", displayType: "NonCompliant" },
+      tweet: {
+        rest_id: "1840066778899001122",
+        core: {
+          user_results: {
+            result: { __typename: "User", core: { name: "Space Fan", screen_name: "spacefan42" }, legacy: {} },
+          },
+        },
+        legacy: { full_text: "This never gets old https://t.co/Qt7uV2wXyZ", lang: "en" },
+        quoted_status_result: { result: { __typename: "Tweet", legacy: ARTEMIS_GRAPHQL_LEGACY } },
+      },
+    }),
+  },
+  // Syndication says 404; GraphQL's answer is one we do not read: the 404 is what we know.
+  "1839955667788990011": {
+    syndication: { status: 404 },
+    graphql: graphqlOf({ __typename: "TweetV3", rest_id: "1839955667788990011" }),
   },
 };

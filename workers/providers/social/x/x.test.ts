@@ -173,6 +173,24 @@ describe("xExtractor over the recorded X", () => {
     expect(calls.map((c) => new URL(c.url).hostname)).toEqual(["cdn.syndication.twimg.com", "api.x.com", "api.x.com"]);
   });
 
+  it("reads a post GraphQL shows under a visibility notice, listing the media of the post it quotes", async () => {
+    const post = expectPost(await harness().extract(X_EXTRA_FIXTURE_URLS.quoteUnderNotice));
+    expect(post).toMatchObject({
+      id: "1840066778899001122",
+      title: "This never gets old",
+      author: { name: "Space Fan", handle: "spacefan42" },
+      durationSec: 64.48,
+    });
+    expect(post.media.map((m) => m.quality)).toEqual(["1080p", "720p", "360p", "270p"]);
+  });
+
+  it("keeps syndication's 404 when GraphQL answers a result it does not read", async () => {
+    expect(await harness().extract(X_EXTRA_FIXTURE_URLS.unreadableGraphql)).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+    });
+  });
+
   it("answers a post without media, and an id X has no post for, as content-unavailable", async () => {
     const { extract } = harness();
     expect(await extract(X_EXTRA_FIXTURE_URLS.noMedia)).toMatchObject({
