@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_URL_LENGTH, recogniseInstagramProfile, recognisePostUrl } from "./recognise";
 
@@ -441,5 +442,146 @@ describe("recogniseInstagramProfile", () => {
     ]) {
       expect(recogniseInstagramProfile(text).ok, text).toBe(false);
     }
+  });
+});
+
+describe("recognisePostUrl: properties", () => {
+  const MAIN_HOSTS = new Set([
+    "www.youtube.com",
+    "www.instagram.com",
+    "www.facebook.com",
+    "fb.watch",
+    "x.com",
+    "www.linkedin.com",
+    "www.pinterest.com",
+    "pin.it",
+  ]);
+  const PASTED_HOSTS = [
+    "youtube.com",
+    "m.youtube.com",
+    "music.youtube.com",
+    "youtu.be",
+    "www.instagram.com",
+    "instagr.am",
+    "web.facebook.com",
+    "fb.watch",
+    "twitter.com",
+    "x.com",
+    "www.linkedin.com",
+    "pinterest.co.uk",
+    "pin.it",
+    "youtube.com.evil.example",
+    "evil-youtube.com",
+    "xn--youtube-7ya.com",
+  ];
+  const segment = fc.oneof(
+    fc.constantFrom(
+      "watch",
+      "shorts",
+      "live",
+      "embed",
+      "p",
+      "reel",
+      "reels",
+      "tv",
+      "videos",
+      "status",
+      "posts",
+      "pin",
+      "share",
+      "v",
+      "feed",
+      "update",
+    ),
+    fc.stringMatching(/^[A-Za-z0-9_.:%-]{1,24}$/),
+    fc.string({ maxLength: 12 }),
+  );
+  const pasted = fc
+    .tuple(
+      fc.constantFrom("https://", "http://", "", "ftp://", "https://user@"),
+      fc.constantFrom(...PASTED_HOSTS),
+      fc.array(segment, { maxLength: 5 }),
+      fc.array(
+        fc.tuple(fc.constantFrom("v", "si", "utm_source", "igsh", "t", "s", "feature"), fc.string({ maxLength: 14 })),
+        {
+          maxLength: 3,
+        },
+      ),
+    )
+    .map(([scheme, host, path, query]) => {
+      const search = new URLSearchParams(query).toString();
+      return `${scheme}${host}/${path.join("/")}${search ? `?${search}` : ""}`;
+    });
+
+  const videoId = fc.stringMatching(/^[A-Za-z0-9_-]{11}$/);
+  const digits = fc.stringMatching(/^[1-9]\d{5,19}$/);
+  const tracking = fc.constantFrom(
+    "",
+    "?si=abc",
+    "?utm_source=x&utm_medium=y",
+    "?igsh=MQ==",
+    "?s=20&t=Ab",
+    "?feature=share",
+  );
+  /** Real forms with random ids: the accepting paths. */
+  const wellFormed = fc
+    .tuple(
+      fc.oneof(
+        videoId.map((id) => `https://www.youtube.com/watch?v=${id}`),
+        videoId.map((id) => `https://youtu.be/${id}`),
+        videoId.map((id) => `https://m.youtube.com/shorts/${id}`),
+        fc.stringMatching(/^[A-Za-z0-9_-]{5,40}$/).map((code) => `https://instagram.com/reel/${code}/`),
+        digits.map((id) => `https://www.facebook.com/SomePage/videos/${id}/`),
+        digits.map((id) => `https://twitter.com/someone/status/${id}`),
+        digits.map((id) => `https://www.linkedin.com/posts/someone_topic-activity-${id}-AbCd`),
+        digits.map((id) => `https://www.pinterest.fr/pin/${id}/`),
+      ),
+      tracking,
+    )
+    .map(([url, query]) => url + query);
+
+  it("never throws; an accepted URL's canonical form is on the platform's main host and recognises to itself", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(pasted, wellFormed, fc.string({ maxLength: 200 })), (text) => {
+        const result = recognisePostUrl(text);
+        if (!result.ok) {
+          expect(result.reason.length).toBeGreaterThan(0);
+          return;
+        }
+        accepted += 1;
+        const canonical = new URL(result.ref.url);
+        expect(MAIN_HOSTS.has(canonical.hostname)).toBe(true);
+        expect(canonical.username + canonical.password + canonical.port).toBe("");
+        // The id is all the canonical URL carries: no caller text beyond it survives.
+        expect(result.ref.url).toContain(result.ref.id);
+        const again = recognisePostUrl(result.ref.url);
+        expect(again.ok && again.ref.url).toBe(result.ref.url);
+        expect(again.ok && again.ref.id).toBe(result.ref.id);
+      }),
+      { numRuns: 2000 },
+    );
+    // The generator reaches the accepting paths too, or the property would say nothing about them.
+    expect(accepted).toBeGreaterThan(20);
+  });
+
+  it("accepts nothing on a host that is not a platform's", () => {
+    fc.assert(
+      fc.property(
+        fc
+          .domain()
+          .filter(
+            (host) =>
+              !/(^|\.)(youtube|youtu|instagram|instagr|facebook|fb|x|twitter|linkedin|pinterest|pin)\.[a-z.]+$/.test(
+                host,
+              ),
+          ),
+        fc.array(segment, { maxLength: 4 }),
+        (host, path) => {
+          expect(recognisePostUrl(`https://${host}/${path.join("/")}?v=aqz-KE-bpKQ`).ok).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
