@@ -11,6 +11,10 @@ import { readConfig } from "~workers/config";
 import { serveBenchRoute } from "~workers/gateway/bench-route";
 import { meterStanding } from "~workers/gateway/meter-policy";
 import type { FixtureScenario } from "~workers/providers/social/fake";
+import { FACEBOOK_FIXTURE_URLS, FACEBOOK_LINK_FIXTURE_URLS } from "~workers/providers/social/facebook/fixtures";
+import { INSTAGRAM_FIXTURE_URLS } from "~workers/providers/social/instagram/fixtures";
+import { LINKEDIN_EXTRA_FIXTURE_URLS, LINKEDIN_FIXTURE_URLS } from "~workers/providers/social/linkedin/fixtures";
+import { PINTEREST_EXTRA_FIXTURE_URLS, PINTEREST_FIXTURE_URLS } from "~workers/providers/social/pinterest/fixtures";
 import { X_FIXTURE_URLS } from "~workers/providers/social/x/fixtures";
 import { YOUTUBE_FIXTURE_URLS } from "~workers/providers/social/youtube/fixtures";
 import { callHosted, createAccountWithKey, eventually, expectProblem } from "../../../tests/factories";
@@ -23,10 +27,25 @@ import { DownloadAnswerSchema, DownloadInputSchema, type DownloadAnswer } from "
 const PATH = "/api/v1/youtube-instagram-video-downloader";
 const download = findOperation(definition, "downloadMedia");
 
-/** Each platform's recorded posts, as its module exports them (the others join as they land). */
+/** Each platform's recorded posts, as its module exports them. */
 const FIXTURES: [string, Partial<Record<FixtureScenario, string>>][] = [
   ["youtube", YOUTUBE_FIXTURE_URLS],
+  ["instagram", INSTAGRAM_FIXTURE_URLS],
+  ["facebook", FACEBOOK_FIXTURE_URLS],
   ["x", X_FIXTURE_URLS],
+  ["linkedin", LINKEDIN_FIXTURE_URLS],
+  ["pinterest", PINTEREST_FIXTURE_URLS],
+];
+
+/** Links only the platform can resolve (kind "share"), and the other spellings the fakes record. */
+const LINK_FORMS: [string, string][] = [
+  ["facebook", FACEBOOK_LINK_FIXTURE_URLS.reel],
+  ["facebook", FACEBOOK_LINK_FIXTURE_URLS.shareVideo],
+  ["facebook", FACEBOOK_LINK_FIXTURE_URLS.shareReel],
+  ["facebook", FACEBOOK_LINK_FIXTURE_URLS.fbWatch],
+  ["linkedin", LINKEDIN_EXTRA_FIXTURE_URLS.ugcPost],
+  ["pinterest", PINTEREST_EXTRA_FIXTURE_URLS.share],
+  ["pinterest", PINTEREST_EXTRA_FIXTURE_URLS.image],
 ];
 
 /** The problem each failing scenario must answer: [type, status]. */
@@ -105,6 +124,25 @@ describe("Social Media Videos Downloader: each platform's recorded posts through
       });
     }
   }
+});
+
+describe("Social Media Videos Downloader: short links and other spellings, followed on the platform's own hosts", () => {
+  it.each(LINK_FORMS)("%s %s answers the post's media", async (platform, url) => {
+    const account = await premiumAccount();
+    const response = await post(account.key, { url });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const answer = DownloadAnswerSchema.parse(await response.json());
+    expect(answer.platform).toBe(platform);
+    expect(answer.media.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a share link the platform sends off its own hosts, without counting it", async () => {
+    const account = await premiumAccount();
+    const response = await post(account.key, { url: FACEBOOK_LINK_FIXTURE_URLS.offSite });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(await usedCalls(account, 0)).toBe(0);
+  });
 });
 
 describe("Social Media Videos Downloader: what counts and who may call", () => {

@@ -27,6 +27,10 @@ import type {
 } from "~workers/hosted/capabilities";
 import { lazyFetch } from "../fakes";
 import { readCachedPost, writeCachedPost } from "./cache";
+import { facebookExtractor } from "./facebook";
+import { instagramExtractor } from "./instagram";
+import { linkedinExtractor } from "./linkedin";
+import { pinterestExtractor } from "./pinterest";
 import { xExtractor } from "./x";
 import { youtubeExtractor } from "./youtube";
 import {
@@ -67,7 +71,11 @@ export type SocialConfig = Pick<
  */
 export const EXTRACTOR_FACTORIES: Partial<Record<Platform, ExtractorFactory>> = {
   youtube: youtubeExtractor,
+  instagram: instagramExtractor,
+  facebook: facebookExtractor,
   x: xExtractor,
+  linkedin: linkedinExtractor,
+  pinterest: pinterestExtractor,
 };
 
 const trimmed = (url: string) => url.replace(/\/+$/, "");
