@@ -131,3 +131,16 @@ describe("older paths", () => {
     expect(html).toContain("X-Avatar-Key");
   });
 });
+
+describe("documented problems", () => {
+  it("the video downloader documents each of its platform failures under its own status", async () => {
+    const documented = (await documentedOperations()).get("youtube-instagram-video-downloader.downloadMedia");
+    const statuses = Object.keys(documented?.responses ?? {});
+    // unsupported-url and drm-protected 422, private and login walls 403, gone 404, region 451,
+    // the platform's throttle 429, blocked 503, outdated reader 502.
+    for (const status of ["422", "403", "404", "451", "429", "503", "502"]) expect(statuses, status).toContain(status);
+    const described = (status: string) => JSON.stringify(documented?.responses[status]);
+    expect(described("451")).toContain("blocks the post");
+    expect(described("403")).toContain("signed-in user");
+  });
+});
