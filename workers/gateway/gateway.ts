@@ -132,6 +132,7 @@ export async function runOperation(
         response: toResponse(target, result, headers, { asJson, render }),
         handlerRan: true,
         reachedOut: run.reachedOut,
+        ...(run.result.kind === "problem" && { problemType: run.result.type }),
       };
     }
   } catch (error) {
