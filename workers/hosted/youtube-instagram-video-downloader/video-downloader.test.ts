@@ -6,7 +6,7 @@
  */
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ExtractedMedia } from "~workers/hosted/capabilities";
+import type { ExtractedMedia, Extraction, SocialMedia } from "~workers/hosted/capabilities";
 import { readConfig } from "~workers/config";
 import { serveBenchRoute } from "~workers/gateway/bench-route";
 import { meterStanding } from "~workers/gateway/meter-policy";
@@ -333,5 +333,99 @@ describe("Social Media Videos Downloader on the bench's bare route", () => {
     // It has no GET: nothing is served for one.
     expect((await bare("", "GET"))?.status).toBe(404);
     await waitOnExecutionContext(ctx);
+  });
+});
+
+describe("Social Media Videos Downloader handler over a platform answering what the test scripts", () => {
+  const image = (url: string): ExtractedMedia => ({
+    url,
+    type: "image",
+    quality: "original",
+    width: 1080,
+    height: 1350,
+    mimeType: "image/jpeg",
+    hasAudio: false,
+  });
+  /** A SocialMedia capability that answers `extraction` for every post (not a fake of our module: the capability's contract). */
+  const answering = (extraction: Extraction): SocialMedia => ({
+    extract: async () => extraction,
+    profile: async () => ({ ok: false, kind: "content-unavailable", detail: "none" }),
+    openMedia: async () => null,
+  });
+  const carousel: Extraction = {
+    ok: true,
+    post: {
+      platform: "instagram",
+      id: "C7qRsTuVwXy",
+      title: null,
+      author: { name: null, handle: null, url: null },
+      thumbnail: null,
+      durationSec: null,
+      media: [
+        image("https://scontent.cdninstagram.com/a.jpg"),
+        { ...image("https://scontent.cdninstagram.com/b.jpg"), boundToRequester: true },
+      ],
+    },
+  };
+
+  it("answers a platform's own URL as it is, and a bound one as a tunnel URL on our host", async () => {
+    const ctx = { ...createTestContext(), social: answering(carousel) };
+    const answer = expectJson(
+      await callOperation(download, { url: PINNED_POSTS.instagramCarousel }, ctx),
+    ) as DownloadAnswer;
+    expect(answer.media[0]?.url).toBe("https://scontent.cdninstagram.com/a.jpg");
+    expect(answer.media[1]?.url.startsWith(`https://portico.test${PATH}/tunnel/`)).toBe(true);
+  });
+
+  it("answers content-unavailable, not an empty success, when audioOnly finds no sound", async () => {
+    const ctx = { ...createTestContext(), social: answering(carousel) };
+    const result = await callOperation(download, { url: PINNED_POSTS.instagramCarousel, audioOnly: true }, ctx);
+    expect(result).toMatchObject({
+      kind: "problem",
+      type: "content-unavailable",
+      extensions: { platform: "instagram" },
+    });
+  });
+
+  it("answers a throttle without a said delay with Retry-After 60, and a block with retryable false", async () => {
+    const throttled = {
+      ...createTestContext(),
+      social: answering({ ok: false, kind: "upstream-rate-limited", detail: "slow" }),
+    };
+    expect(await callOperation(download, { url: PINNED_POSTS.x }, throttled)).toMatchObject({
+      kind: "problem",
+      type: "upstream-rate-limited",
+      headers: { "retry-after": "60" },
+      extensions: { retryAfterSeconds: 60, platform: "x" },
+    });
+    const blocked = {
+      ...createTestContext(),
+      social: answering({ ok: false, kind: "upstream-blocked", detail: "no" }),
+    };
+    expect(await callOperation(download, { url: PINNED_POSTS.x }, blocked)).toMatchObject({
+      type: "upstream-blocked",
+      extensions: { retryable: false },
+    });
+  });
+
+  it("asks the platform nothing for a URL it refuses", async () => {
+    let asked = 0;
+    const counting: SocialMedia = {
+      ...answering(carousel),
+      extract: async () => {
+        asked += 1;
+        return carousel;
+      },
+    };
+    const result = await callOperation(
+      download,
+      { url: "https://instagram.com.evil.example/p/C7qRsTuVwXy/" },
+      {
+        ...createTestContext(),
+        social: counting,
+      },
+    );
+    expect(result).toMatchObject({ kind: "problem", type: "unsupported-url" });
+    expect(asked).toBe(0);
   });
 });
