@@ -61,7 +61,7 @@ const route: LegacyRoute = {
   answer: {
     json: (body, call) => ({ ok: 1, op: call.operationId, echo: call.raw.echo ?? null, result: body }),
     problemMembers: { ok: 0 },
-    schema: { type: "object" },
+    schema: z.object({ ok: z.literal(1) }),
     example: { ok: 1 },
   },
 };

@@ -177,8 +177,8 @@ export interface LegacyAnswer {
    * repeat (`success: 0`): the older clients test them before reading anything else.
    */
   problemMembers?: Record<string, unknown>;
-  /** The reshaped answer, for OpenAPI: JSON Schema (2020-12) and an example. */
-  schema: Record<string, unknown>;
+  /** The reshaped answer's schema and an example, for OpenAPI and the tests that hold answers to it. */
+  schema: z.ZodType;
   example: unknown;
 }
 

@@ -136,7 +136,12 @@ function legacyOperationObject(slug: string, operation: Operation, legacy: Legac
             "200": {
               description: "The result, as the earlier product's clients read it",
               headers: RATE_LIMIT_HEADERS,
-              content: { "application/json": { schema: legacy.answer.schema, example: legacy.answer.example } },
+              content: {
+                "application/json": {
+                  schema: toJsonSchema(legacy.answer.schema, "output"),
+                  example: legacy.answer.example,
+                },
+              },
             },
           },
         }

@@ -5,6 +5,8 @@
  */
 import { defineOperation, type HostedApiDefinition } from "../definition";
 import { handleDownload } from "./handler";
+import { LEGACY_DOWNLOAD_ROUTE } from "./legacy";
+import { getProfile } from "./profile";
 import { DownloadAnswerSchema, DownloadInputSchema, type DownloadAnswer } from "./schema";
 
 /** The pinned public posts the fakes record: the docs' examples and the live demo's. */
@@ -231,5 +233,7 @@ export const definition: HostedApiDefinition = {
       ],
       handler: handleDownload,
     }),
+    getProfile,
   ],
+  legacyRoutes: [LEGACY_DOWNLOAD_ROUTE],
 };
