@@ -429,3 +429,28 @@ describe("Social Media Videos Downloader handler over a platform answering what 
     expect(asked).toBe(0);
   });
 });
+
+describe("Social Media Videos Downloader pages", () => {
+  it("has a docs page with the comparison's links, the caller's duty, its problems, and a live demo", async () => {
+    const html = await (await SELF.fetch("https://portico.test/docs/api/youtube-instagram-video-downloader")).text();
+    expect(html).toContain('href="https://github.com/imputnet/cobalt"');
+    expect(html).toContain("You must have the right to download what you ask for");
+    expect(html).toContain("content-region-locked");
+    expect(html).not.toContain("not served in this environment");
+    const demo = await SELF.fetch("https://portico.test/youtube-instagram-video-downloader/live-demo");
+    expect(demo.status).toBe(200);
+    expect(await demo.text()).toContain(PINNED_POSTS.youtube);
+  });
+
+  it("gives each new problem type a page with its status", async () => {
+    for (const [type, status] of [
+      ["unsupported-url", 422],
+      ["content-region-locked", 451],
+      ["upstream-blocked", 503],
+    ] as const) {
+      const page = await SELF.fetch(`https://portico.test/problems/${type}`);
+      expect(page.status, type).toBe(200);
+      expect(await page.text()).toContain(String(status));
+    }
+  });
+});
