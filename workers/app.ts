@@ -5,7 +5,7 @@
  *                     router per prefix (`/api/<name>` is workers/api/<name>.ts), the gateway at
  *                     /api/v1 (workers/gateway/routes.ts), and the older hosted paths the gateway
  *                     serves beside it: POST /api/qrcode, POST /api/polyline,
- *                     GET /api/country/phone-codes
+ *                     GET /api/country/phone-codes, POST /api/download/videos
  *   /s/:alias         a short link (workers/hosted/urlshortener/redirect.ts)
  *   /openapi.json     every hosted API described (workers/hosted/openapi.ts)
  *   /dev/oidc/*       development only: the fake identity provider,

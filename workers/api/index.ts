@@ -29,7 +29,7 @@ api.route("/ai", aiApi); // prompt to image (admin)
 api.route("/", publicApi);
 api.route("/v1", hostedApi); // the hosted APIs, /api/v1/<slug>/…: workers/gateway/routes.ts
 // The older hosted paths the gateway serves beside them (POST /api/qrcode, POST /api/polyline,
-// GET /api/country/phone-codes): workers/gateway/routes.ts too.
+// GET /api/country/phone-codes, POST /api/download/videos): workers/gateway/routes.ts too.
 api.route("/", legacyHostedApi);
 
 api.notFound((c) => problem(c, "not-found", `No API at ${c.req.method} ${new URL(c.req.url).pathname}.`));
