@@ -5,6 +5,7 @@
  * problem, what counts against the month in the Meter itself, the plan group, and the schema.
  */
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ExtractedMedia, Extraction, SocialMedia } from "~workers/hosted/capabilities";
 import { readConfig } from "~workers/config";
@@ -452,5 +453,38 @@ describe("Social Media Videos Downloader pages", () => {
       expect(page.status, type).toBe(200);
       expect(await page.text()).toContain(String(status));
     }
+  });
+});
+
+describe("Social Media Videos Downloader: properties over the recorded posts", () => {
+  it("for any pinned post, quality and audioOnly: media that keep the quality's promise, or a typed problem; never a throw", async () => {
+    const ctx = createTestContext();
+    const qualities = ["best", "1080", "720", "480", "360", "audio", "720p", 1080, undefined];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...Object.values(PINNED_POSTS)),
+        fc.constantFrom(...qualities),
+        fc.option(fc.boolean(), { nil: undefined }),
+        async (url, quality, audioOnly) => {
+          const input = DownloadInputSchema.parse({ url, quality, audioOnly });
+          const result = await download.handler(input, ctx);
+          if (result.kind === "problem") {
+            expect(["content-unavailable"]).toContain(result.type);
+            return;
+          }
+          const answer = DownloadAnswerSchema.parse(expectJson(result));
+          expect(answer.media.length).toBeGreaterThan(0);
+          const wantsAudio = input.audioOnly || input.quality === "audio";
+          if (wantsAudio) expect(answer.media.every((media) => media.hasAudio)).toBe(true);
+          const videos = answer.media.filter((media) => media.type === "video");
+          if (!wantsAudio && input.quality !== "best" && videos.length > 1) {
+            expect(videos.every((media) => media.height === null || media.height <= Number(input.quality))).toBe(true);
+          }
+          const heights = videos.map((media) => media.height ?? -1);
+          expect(heights).toEqual([...heights].sort((a, b) => b - a));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
