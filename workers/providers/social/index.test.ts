@@ -280,3 +280,32 @@ describe("socialMediaFor", () => {
     return expect(none.extract(freshRef(), signal())).rejects.toThrow(/no extractor for youtube/);
   });
 });
+
+describe("social composition: profiles", () => {
+  it("answers a profile reader's throw as extractor-outdated, logged without the user name", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const social = createSocialMedia({
+      plans: [
+        {
+          platform: "instagram",
+          baseUrls: { www: "https://api.test-platform.example" },
+          factory: () => ({
+            platform: "instagram",
+            apiHosts: ["api.test-platform.example"],
+            mediaHosts: [".test-cdn.example"],
+            extract: async () => post([VIDEO]),
+            profile: async () => {
+              throw new TypeError("Cannot read properties of undefined (reading 'user')");
+            },
+          }),
+        },
+      ],
+      fetch: createFakeSocialFetch([testFake]),
+      kv: env.CACHE,
+    });
+    expect(await social.profile("some.person", signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    const logged = warn.mock.calls.map((args) => args.join(" ")).join("\n");
+    expect(logged).toContain("platform=instagram kind=profile");
+    expect(logged).not.toContain("some.person");
+  });
+});

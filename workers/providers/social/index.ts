@@ -164,7 +164,13 @@ export function createSocialMedia(options: {
       const { extractor } = find("instagram");
       if (!extractor.profile) throw new Error("the Instagram extractor reads no profiles in this build");
       const read = extractor.profile.bind(extractor);
-      return guard("instagram", signal, () => read(username, signal));
+      const result = await guard("instagram", signal, () => read(username, signal));
+      if (!result.ok && result.kind === "extractor-outdated") {
+        console.warn(
+          `[social] extractor-outdated platform=instagram kind=profile url#=${await urlHash(username)} what=${result.what}`,
+        );
+      }
+      return result;
     },
     async openMedia(url, init) {
       let parsed: URL;
