@@ -22,6 +22,7 @@
  */
 import { z } from "zod";
 import type { LegacyRoute } from "../definition";
+import { toJsonSchema } from "../describe";
 import { PINNED_PROFILE } from "./profile";
 import type { DownloadAnswer } from "./schema";
 
@@ -176,7 +177,7 @@ export const LEGACY_DOWNLOAD_ROUTE: LegacyRoute = {
       "The answer is `{ success: 1, data: [{ url, thumbnail, type }] }`, where `data` lists the files that play as they are (videos with their sound, images), best first; with a YouTube link and `with_metadata: true`, `message.data` repeats them as `{ url, thumbnail }`. " +
       `\`type: "profile_pic"\` with an Instagram profile's link (\`${PINNED_PROFILE}\`) answers \`{ success: 1, profilePic, full_name, bio, followers, following }\`. ` +
       "A failure is the same problem as on the new path, with `success: 0` and `message`.",
-    schema: z.toJSONSchema(LegacyDownloadSchema, { io: "input" }) as Record<string, unknown>,
+    schema: toJsonSchema(LegacyDownloadSchema, "input"),
     // The pinned YouTube post (index.ts's PINNED_POSTS, which imports this module).
     example: { video_url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ", type: "youtube", with_metadata: true },
   },
