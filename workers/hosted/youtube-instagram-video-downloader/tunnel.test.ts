@@ -157,6 +157,14 @@ describe("tunnel tokens", () => {
     expect(await tokens.open(token, NOW)).toEqual({ ok: true, ticket: ticket() });
   });
 
+  it("carry a long upstream URL whole (googlevideo's run to kilobytes)", async () => {
+    const long = `${SMALL}?sig=${"A".repeat(6000)}`;
+    expect(await tokens.open(await tokens.seal(ticket({ url: long })), NOW)).toEqual({
+      ok: true,
+      ticket: ticket({ url: long }),
+    });
+  });
+
   it("expire: accepted up to their expiry second, refused after it", async () => {
     const token = await tokens.seal(ticket({ expiresAt: NOW_S + 60 }));
     expect((await tokens.open(token, (NOW_S + 60) * 1000 + 999)).ok).toBe(true);

@@ -46,8 +46,6 @@ export const TUNNEL_LIFETIME_SECONDS = 15 * 60;
 /** Clock difference between the location that minted a token and the one that serves it. */
 const CLOCK_SKEW_SECONDS = 60;
 const HKDF_INFO = "portico media-tunnel v1";
-/** Longer than any media URL a platform answers (googlevideo's are ~1-2 KB); far below URL limits. */
-const UPSTREAM_URL_MAX = 4096;
 const FILENAME_MAX = 150;
 
 /** What a token names. */
@@ -69,8 +67,10 @@ export interface TunnelTokens {
   open(token: string, now: number): Promise<TunnelVerdict>;
 }
 
+// Read only once the MAC has shown we wrote it: the URL unbounded (a platform's may be long),
+// the type and name within what `seal` writes.
 const PayloadSchema = z.strictObject({
-  u: z.string().max(UPSTREAM_URL_MAX),
+  u: z.string(),
   m: z.string().max(100),
   f: z.string().max(FILENAME_MAX * 4),
   e: z.number().int().nonnegative(),
