@@ -35,7 +35,9 @@ const shout = defineOperation({
   output: { kind: "json", schema: z.object({ loud: z.string() }), example: { loud: "A" } },
   example: { text: "a" },
   handler: async (input) =>
-    input.text === "fail" ? problemResult("upstream-failed", "the upstream is down") : json({ loud: input.text.toUpperCase() }),
+    input.text === "fail"
+      ? problemResult("upstream-failed", "the upstream is down")
+      : json({ loud: input.text.toUpperCase() }),
 });
 
 const count = defineOperation({
@@ -66,7 +68,11 @@ const route: LegacyRoute = {
   },
 };
 
-async function call(key: string | undefined, body: unknown, options: { route?: LegacyRoute; operation?: Operation } = {}) {
+async function call(
+  key: string | undefined,
+  body: unknown,
+  options: { route?: LegacyRoute; operation?: Operation } = {},
+) {
   const legacy = { route: options.route ?? route, operations: [shout, count] };
   const app = new Hono<ApiEnv>()
     .use(assignRequestId)
@@ -129,7 +135,12 @@ describe("an older path through the gateway", () => {
 
   it("leaves answers and problems as the operation writes them on a route without `answer`", async () => {
     const { key } = await createAccountWithKey(env.DB);
-    const plain: LegacyRoute = { method: "POST", path: "/api/older", operationId: "shout", adapt: (raw) => ({ text: raw.words }) };
+    const plain: LegacyRoute = {
+      method: "POST",
+      path: "/api/older",
+      operationId: "shout",
+      adapt: (raw) => ({ text: raw.words }),
+    };
     const response = await call(key, { words: "hi" }, { route: plain });
     expect(await response.json()).toEqual({ loud: "HI" });
     const failed = await call(key, { words: "fail" }, { route: plain });

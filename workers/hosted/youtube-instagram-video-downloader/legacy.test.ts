@@ -46,7 +46,9 @@ async function current(key: string, url: string): Promise<DownloadAnswer> {
 async function legacyFailure(response: Response, status: number, type: string) {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
-  const body = await response.json<{ success: number; message: string; detail: string; type: string } & Record<string, unknown>>();
+  const body = await response.json<
+    { success: number; message: string; detail: string; type: string } & Record<string, unknown>
+  >();
   expect(body.type).toBe(`https://portico.dev/problems/${type}`);
   expect(body.success).toBe(0);
   expect(body.message).toBe(body.detail);
@@ -102,11 +104,16 @@ describe("POST /api/download/videos: the bodies the public clients send", () => 
     const { key } = await premiumAccount();
     const response = await legacy(key, { video_url: PINNED.instagramReel, type: "instagram" });
     expect(response.status, await response.clone().text()).toBe(200);
-    const body = await response.json<{ success: number; data: { url: string; thumbnail: string | null; type: string }[] }>();
+    const body = await response.json<{
+      success: number;
+      data: { url: string; thumbnail: string | null; type: string }[];
+    }>();
     expect(body.success).toBe(1);
     expect(body).not.toHaveProperty("message");
     expect(body.data[0]?.type).toBe("video");
-    expect(body.data).toEqual(legacyItems(await current(key, PINNED.instagramReel)).map((item) => ({ ...item, url: expect.any(String) })));
+    expect(body.data).toEqual(
+      legacyItems(await current(key, PINNED.instagramReel)).map((item) => ({ ...item, url: expect.any(String) })),
+    );
     const video = await SELF.fetch(body.data[0]!.url);
     expect(video.status).toBe(200);
     expect(video.headers.get("content-type")).toMatch(/^video\//);
@@ -121,7 +128,10 @@ describe("POST /api/download/videos: the bodies the public clients send", () => 
       user_id: "a3c1e2f0-7d4b-4f7e-9b8a-1c2d3e4f5a6b",
     });
     expect(response.status, await response.clone().text()).toBe(200);
-    const body = await response.json<{ success: number; data: { url: string; thumbnail: string | null; type: string }[] }>();
+    const body = await response.json<{
+      success: number;
+      data: { url: string; thumbnail: string | null; type: string }[];
+    }>();
     expect(body.success).toBe(1);
     expect(body.data.length).toBeGreaterThan(0);
     for (const item of body.data) {
@@ -139,7 +149,14 @@ describe("POST /api/download/videos: the bodies the public clients send", () => 
     const response = await legacy(key, { video_url: PINNED.instagramProfile, type: "profile_pic" });
     expect(response.status, await response.clone().text()).toBe(200);
     const body = await response.json<Record<string, unknown>>();
-    expect(Object.keys(body).toSorted()).toEqual(["bio", "followers", "following", "full_name", "profilePic", "success"]);
+    expect(Object.keys(body).toSorted()).toEqual([
+      "bio",
+      "followers",
+      "following",
+      "full_name",
+      "profilePic",
+      "success",
+    ]);
     expect(body).toMatchObject({
       success: 1,
       full_name: "NASA",
@@ -183,7 +200,11 @@ describe("POST /api/download/videos: what else the older clients meet", () => {
     const { key } = await premiumAccount();
     const noUrl = await legacyFailure(await legacy(key, { type: "youtube" }), 422, "invalid-input");
     expect(noUrl.errors).toHaveProperty("video_url");
-    const badType = await legacyFailure(await legacy(key, { video_url: PINNED.youtube, type: "tiktok" }), 422, "invalid-input");
+    const badType = await legacyFailure(
+      await legacy(key, { video_url: PINNED.youtube, type: "tiktok" }),
+      422,
+      "invalid-input",
+    );
     expect((badType.errors as Record<string, string>).type).toMatch(/instagram, youtube/);
     const notAPost = await legacyFailure(
       await legacy(key, { video_url: "https://vimeo.com/76979871", type: "youtube" }),
@@ -196,8 +217,16 @@ describe("POST /api/download/videos: what else the older clients meet", () => {
   });
 
   it("answers the key and plan refusals with success 0 too", async () => {
-    await legacyFailure(await legacy(undefined, { video_url: PINNED.youtube, type: "youtube" }), 401, "missing-api-key");
-    await legacyFailure(await legacy("pk_live_notakey", { video_url: PINNED.youtube, type: "youtube" }), 401, "invalid-api-key");
+    await legacyFailure(
+      await legacy(undefined, { video_url: PINNED.youtube, type: "youtube" }),
+      401,
+      "missing-api-key",
+    );
+    await legacyFailure(
+      await legacy("pk_live_notakey", { video_url: PINNED.youtube, type: "youtube" }),
+      401,
+      "invalid-api-key",
+    );
     const free = await createAccountWithKey(env.DB, { planId: "free" });
     await legacyFailure(await legacy(free.key, { video_url: PINNED.youtube, type: "youtube" }), 403, "plan-required");
   });
@@ -236,7 +265,14 @@ describe("POST /api/download/videos: its definition", () => {
       media: items,
     });
     expect(
-      legacyItems(answer([media("video", false, "a"), media("video", true, "b"), media("audio", true, "c"), media("image", false, "d")])),
+      legacyItems(
+        answer([
+          media("video", false, "a"),
+          media("video", true, "b"),
+          media("audio", true, "c"),
+          media("image", false, "d"),
+        ]),
+      ),
     ).toEqual([
       { url: "b", thumbnail: "https://i.ytimg.com/t.jpg", type: "video" },
       { url: "d", thumbnail: "d", type: "image" },

@@ -52,7 +52,7 @@ export const getProfile = defineOperation({
   summary: "An Instagram profile's picture, name, bio and follower counts",
   description:
     "Give a public Instagram profile's link or user name; the answer is its user name, the name it shows, its bio, the largest profile picture Instagram gives, and its follower and following counts (null where Instagram does not say). " +
-    "The older path's `type: \"profile_pic\"` is this call. A call counts when it answers a profile; a failed read is given back to your month, and a link that is not a profile never counts. " +
+    'The older path\'s `type: "profile_pic"` is this call. A call counts when it answers a profile; a failed read is given back to your month, and a link that is not a profile never counts. ' +
     `In development the Instagram fake records ${PINNED_PROFILE}.`,
   inputSource: "json",
   input: ProfileInputSchema,

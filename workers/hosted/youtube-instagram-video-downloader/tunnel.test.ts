@@ -85,7 +85,13 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean } = {}) {
 const tokens = hmacTunnelTokens(SECRET);
 
 function ticket(overrides: Partial<TunnelTicket> = {}): TunnelTicket {
-  return { url: SMALL, mimeType: "video/mp4", filename: "Big Buck Bunny 360p.mp4", expiresAt: NOW_S + 600, ...overrides };
+  return {
+    url: SMALL,
+    mimeType: "video/mp4",
+    filename: "Big Buck Bunny 360p.mp4",
+    expiresAt: NOW_S + 600,
+    ...overrides,
+  };
 }
 
 async function get(
@@ -227,9 +233,9 @@ describe("tunnel tokens", () => {
     expect((await tokens.open(`${payload}.${otherMac}`, NOW)).ok).toBe(false);
     // A payload a caller wrote for a URL of their choosing, signed as a signed URL would be.
     const forged = base64url(JSON.stringify({ u: "https://evil.example/", m: "video/mp4", f: "x.mp4", e: NOW_S + 60 }));
-    expect((await tokens.open(`${forged}.${await referenceMac(SECRET, "portico signed-url v1", forged)}`, NOW)).ok).toBe(
-      false,
-    );
+    expect(
+      (await tokens.open(`${forged}.${await referenceMac(SECRET, "portico signed-url v1", forged)}`, NOW)).ok,
+    ).toBe(false);
     // …or under another secret.
     expect((await tokens.open(await hmacTunnelTokens(`${SECRET}-other`).seal(ticket()), NOW)).ok).toBe(false);
   });
@@ -456,7 +462,9 @@ describe("the tunnel through the Worker", () => {
       body: { url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
     });
     expect(answered.status).toBe(200);
-    const { media } = await answered.json<{ media: { url: string; mimeType: string; hasAudio: boolean; type: string }[] }>();
+    const { media } = await answered.json<{
+      media: { url: string; mimeType: string; hasAudio: boolean; type: string }[];
+    }>();
     const muxed = media.find((item) => item.type === "video" && item.hasAudio);
     expect(muxed?.url.startsWith(`https://portico.test${TUNNEL_PATH}/`)).toBe(true);
     const file = upstreamOf(muxed!.url);
@@ -465,7 +473,9 @@ describe("the tunnel through the Worker", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 1000-4999/${file.size}`);
     expect(part.headers.get("content-type")).toBe("video/mp4");
-    expect(part.headers.get("content-disposition")).toMatch(/^attachment; filename="youtube-aqz-KE-bpKQ-\d+-360p\.mp4"/);
+    expect(part.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="youtube-aqz-KE-bpKQ-\d+-360p\.mp4"/,
+    );
     // The Worker's own headers for data answers stay on: nothing in the bytes may run as our page.
     expect(part.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(await bytesOf(part)).toEqual(fakeMediaBytes(file.seed, 1000, 5000));
@@ -509,7 +519,9 @@ describe("the tunnel through the Worker", () => {
     expect(gone.status).toBe(410);
     expect((await gone.json<{ type: string }>()).type).toBe("https://portico.dev/problems/expired-tunnel-url");
 
-    const foreign = await hmacTunnelTokens(`${secret}-elsewhere`).seal(ticket({ url, expiresAt: Math.floor(Date.now() / 1000) + 60 }));
+    const foreign = await hmacTunnelTokens(`${secret}-elsewhere`).seal(
+      ticket({ url, expiresAt: Math.floor(Date.now() / 1000) + 60 }),
+    );
     const refused = await SELF.fetch(`https://portico.test${TUNNEL_PATH}/${foreign}`);
     expect(refused.status).toBe(404);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");

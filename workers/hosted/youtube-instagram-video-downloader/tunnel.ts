@@ -141,7 +141,8 @@ export function hmacTunnelTokens(secret: string): TunnelTokens {
       // The MAC is checked before anything the payload says is believed, its expiry included, and
       // compared as the text we write (see signed-url.ts: decoding would take four spellings).
       const encoder = new TextEncoder();
-      if (!timingSafeEqualBytes(encoder.encode(signature), encoder.encode(await mac(payload)))) return invalid(NOT_OURS);
+      if (!timingSafeEqualBytes(encoder.encode(signature), encoder.encode(await mac(payload))))
+        return invalid(NOT_OURS);
       // Ours, so well formed; read defensively all the same.
       const bytes = fromBase64Url(payload);
       let parsed: z.infer<typeof PayloadSchema>;
@@ -222,11 +223,16 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   const { requestId } = deps;
   const url = new URL(request.url);
   const prefix = `${TUNNEL_PATH}/`;
-  if (url.search !== "" || !url.pathname.startsWith(prefix)) return problemResponse("invalid-tunnel-url", NOT_OURS, requestId);
+  if (url.search !== "" || !url.pathname.startsWith(prefix))
+    return problemResponse("invalid-tunnel-url", NOT_OURS, requestId);
   const token = url.pathname.slice(prefix.length);
   const verdict = await deps.tokens.open(token, deps.now);
   if (!verdict.ok) {
-    return problemResponse(verdict.reason === "expired" ? "expired-tunnel-url" : "invalid-tunnel-url", verdict.detail, requestId);
+    return problemResponse(
+      verdict.reason === "expired" ? "expired-tunnel-url" : "invalid-tunnel-url",
+      verdict.detail,
+      requestId,
+    );
   }
   const { ticket } = verdict;
   const range = forwardedRange(request.headers.get("range"));
