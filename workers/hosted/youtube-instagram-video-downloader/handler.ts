@@ -69,37 +69,60 @@ export async function downloadMedia(input: DownloadInput, ctx: OperationContext)
 
 /**
  * The media the caller asked for, best first (the docs say this rule):
- * - videos by height (unknown last), then at equal heights a file with sound before one
- *   without (a muxed 360p before a video-only 360p: it plays as it is), then bitrate, then size;
+ * - a video's size is its short side, min(width, height), when both are known (a 720×1280
+ *   vertical video is 720p, as X, Instagram and YouTube label it), else the number in its
+ *   quality label (`720p`, `1080p60`, `mp4-640p`; `SD`, `HD` or `832k` say none), else unknown;
+ * - videos by size, unknown after known; at equal sizes (or both unknown) a file with sound
+ *   before one without (a muxed 360p before a video-only 360p: it plays as it is), then
+ *   bitrate, then size in bytes;
  * - then audio by bitrate, then size; then images in the post's own order (a carousel's items
  *   are not variants of one picture, so their order is the post's);
- * - `quality` 1080/720/480/360 leaves out videos taller than that (when every video is taller,
- *   the smallest one stays, so the caller still gets the video); audio and images stay;
+ * - `quality` 1080/720/480/360 keeps the videos of a known size up to that; when none fits, the
+ *   videos of unknown size (one may be the small file asked for, as Facebook's SD, which comes
+ *   with no dimensions), and when there are none, the smallest known one, so the caller still
+ *   gets the video; audio and images stay;
  * - `audioOnly` (or `quality: audio`) answers the audio streams, or, where the platform has
  *   none, the videos that carry sound.
  * Sorting is stable, so media the rule cannot tell apart keep the platform's order.
  */
 export function arrangeMedia(media: readonly ExtractedMedia[], input: Pick<DownloadInput, "quality" | "audioOnly">) {
-  const videos = media.filter((item) => item.type === "video").sort(byVideoRank);
+  const videos = media
+    .filter((item) => item.type === "video")
+    .map((item) => ({ item, size: videoSize(item) }))
+    .sort(byVideoRank);
   const audio = media.filter((item) => item.type === "audio").sort(byAudioRank);
   const images = media.filter((item) => item.type === "image");
   if (input.audioOnly || input.quality === "audio") {
-    return audio.length > 0 ? audio : videos.filter((item) => item.hasAudio);
+    return audio.length > 0 ? audio : videos.map(({ item }) => item).filter((item) => item.hasAudio);
   }
-  if (input.quality === "best") return [...videos, ...audio, ...images];
+  if (input.quality === "best") return [...videos.map(({ item }) => item), ...audio, ...images];
   const limit = Number(input.quality);
-  const fitting = videos.filter((item) => item.height === null || item.height <= limit);
-  const smallest = videos.filter((item) => item.height !== null).at(-1);
-  const chosen = fitting.length > 0 || !smallest ? fitting : [smallest];
-  return [...chosen, ...audio, ...images];
+  const known = videos.filter((video) => video.size !== null);
+  const fitting = known.filter((video) => video.size !== null && video.size <= limit);
+  const unknown = videos.filter((video) => video.size === null);
+  const smallest = known.at(-1);
+  const chosen = fitting.length > 0 ? fitting : unknown.length > 0 || !smallest ? unknown : [smallest];
+  return [...chosen.map(({ item }) => item), ...audio, ...images];
 }
 
-function byVideoRank(a: ExtractedMedia, b: ExtractedMedia): number {
+/** A video's size as the quality rule reads it (see arrangeMedia), or null when unknown. */
+export function videoSize(item: Pick<ExtractedMedia, "width" | "height" | "quality">): number | null {
+  if (item.width !== null && item.height !== null) return Math.min(item.width, item.height);
+  const label = /(?<!\d)(\d{2,4})p(?![a-z])/i.exec(item.quality ?? "");
+  return label ? Number(label[1]) : null;
+}
+
+interface SizedVideo {
+  item: ExtractedMedia;
+  size: number | null;
+}
+
+function byVideoRank(a: SizedVideo, b: SizedVideo): number {
   return (
-    (b.height ?? -1) - (a.height ?? -1) ||
-    Number(b.hasAudio) - Number(a.hasAudio) ||
-    (b.bitrate ?? 0) - (a.bitrate ?? 0) ||
-    (b.sizeBytes ?? 0) - (a.sizeBytes ?? 0)
+    (b.size ?? -1) - (a.size ?? -1) ||
+    Number(b.item.hasAudio) - Number(a.item.hasAudio) ||
+    (b.item.bitrate ?? 0) - (a.item.bitrate ?? 0) ||
+    (b.item.sizeBytes ?? 0) - (a.item.sizeBytes ?? 0)
   );
 }
 

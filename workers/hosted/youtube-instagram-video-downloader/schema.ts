@@ -78,7 +78,7 @@ export const DownloadAnswerSchema = z.object({
   durationSec: z.number().nullable(),
   media: z.array(MediaSchema).meta({
     description:
-      "Best first: videos by height, then (at equal heights) a file with sound before one without, then by bitrate and size; then audio by bitrate; then images in the post's order. A carousel or a thread lists every item.",
+      "Best first: videos by size (the short side where width and height are known, else the quality label's number; unknown sizes last), then (at equal sizes) a file with sound before one without, then by bitrate and size; then audio by bitrate; then images in the post's order. A carousel or a thread lists every item.",
   }),
 });
 export type DownloadAnswer = z.infer<typeof DownloadAnswerSchema>;

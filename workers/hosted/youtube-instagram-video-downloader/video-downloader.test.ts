@@ -77,6 +77,16 @@ async function usedCalls(account: { userId: string }, expected: number): Promise
   );
 }
 
+/**
+ * A video's size as the docs state the rule: its short side when both are known, else its
+ * label's number, else -1 (unknown, answered last).
+ */
+function shortSide(media: { width: number | null; height: number | null; quality: string | null }): number {
+  if (media.width !== null && media.height !== null) return Math.min(media.width, media.height);
+  const label = /^(\d+)p/.exec(media.quality ?? "") ?? /-(\d+)p$/.exec(media.quality ?? "");
+  return label ? Number(label[1]) : -1;
+}
+
 const post = (key: string, body: unknown) => callHosted(SELF, "POST", PATH, { key, body });
 
 describe("Social Media Videos Downloader: each platform's recorded posts through the gateway", () => {
@@ -96,9 +106,9 @@ describe("Social Media Videos Downloader: each platform's recorded posts through
         for (const media of answer.media) {
           expect(media.url.startsWith(`https://portico.test${PATH}/tunnel/`), media.url).toBe(true);
         }
-        // Videos best first by height.
-        const heights = answer.media.filter((media) => media.type === "video").map((media) => media.height ?? -1);
-        expect(heights).toEqual([...heights].sort((a, b) => b - a));
+        // Videos best first by size (the short side where both sides are known).
+        const sizes = answer.media.filter((media) => media.type === "video").map(shortSide);
+        expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
         // The first link streams the media's bytes (through the tunnel, engineer B's).
         const first = await SELF.fetch(answer.media[0]?.url ?? "", { headers: { range: "bytes=0-99" } });
         expect([200, 206]).toContain(first.status);
@@ -280,6 +290,55 @@ describe("Social Media Videos Downloader: quality and audioOnly", () => {
     expect(labels(arrangeMedia([silent1080, muxed360, imageA], { quality: "best", audioOnly: true }))).toEqual([
       "360p muxed",
     ]);
+  });
+
+  it("sizes a video by its short side, so a vertical 720×1280 is 720p as X and YouTube label it", () => {
+    const vertical1080 = media({ width: 1080, height: 1920, quality: "1080p" });
+    const vertical720 = media({ width: 720, height: 1280, quality: "720p" });
+    const landscape720 = media({ width: 1280, height: 720, hasAudio: false, quality: "720p silent" });
+    const labels = (list: ExtractedMedia[]) => list.map((item) => item.quality);
+    const all = [landscape720, vertical720, vertical1080];
+    expect(labels(arrangeMedia(all, { quality: "best", audioOnly: false }))).toEqual(["1080p", "720p", "720p silent"]);
+    expect(labels(arrangeMedia(all, { quality: "720", audioOnly: false }))).toEqual(["720p", "720p silent"]);
+    expect(labels(arrangeMedia([vertical1080, vertical720], { quality: "1080", audioOnly: false }))).toEqual([
+      "1080p",
+      "720p",
+    ]);
+  });
+
+  it("reads a video's size from its label when the platform gives no dimensions, and counts SD as unknown", () => {
+    // Facebook: HD carries the video's own size, SD only its label.
+    const hd = media({ width: 1280, height: 720, quality: "HD" });
+    const sd = media({ width: null, height: null, quality: "SD" });
+    const labels = (list: ExtractedMedia[]) => list.map((item) => item.quality);
+    expect(labels(arrangeMedia([sd, hd], { quality: "best", audioOnly: false }))).toEqual(["HD", "SD"]);
+    // A known size fits: the unknown SD is not guessed to fit too.
+    expect(labels(arrangeMedia([sd, hd], { quality: "720", audioOnly: false }))).toEqual(["HD"]);
+    // No known size fits: the unknown SD is what may, so it stays (and HD, known too tall, goes).
+    expect(labels(arrangeMedia([hd, sd], { quality: "480", audioOnly: false }))).toEqual(["SD"]);
+  });
+
+  it("orders mixed known and unknown sizes: dimensions, else the label's number, unknown last in the platform's order", () => {
+    const bitrateOnly = media({ quality: "832k" });
+    const nothing = media({ quality: null });
+    const label640 = media({ quality: "mp4-640p" });
+    const known480 = media({ width: 854, height: 480, quality: "480p" });
+    const label720 = media({ quality: "720p60" });
+    const all = [bitrateOnly, nothing, label640, known480, label720];
+    const labels = (list: ExtractedMedia[]) => list.map((item) => item.quality);
+    expect(labels(arrangeMedia(all, { quality: "best", audioOnly: false }))).toEqual([
+      "720p60",
+      "mp4-640p",
+      "480p",
+      "832k",
+      null,
+    ]);
+    expect(labels(arrangeMedia(all, { quality: "720", audioOnly: false }))).toEqual(["720p60", "mp4-640p", "480p"]);
+    expect(labels(arrangeMedia(all, { quality: "480", audioOnly: false }))).toEqual(["480p"]);
+    // Nothing known fits 360: the unknown ones stay, in the platform's order.
+    expect(labels(arrangeMedia(all, { quality: "360", audioOnly: false }))).toEqual(["832k", null]);
+    // Only known sizes, all too big: the smallest stays, as before.
+    expect(labels(arrangeMedia([label720, known480], { quality: "360", audioOnly: false }))).toEqual(["480p"]);
   });
 
   it("reads quality as the callers write it, and refuses anything else with the allowed values", () => {
@@ -478,10 +537,10 @@ describe("Social Media Videos Downloader: properties over the recorded posts", (
           if (wantsAudio) expect(answer.media.every((media) => media.hasAudio)).toBe(true);
           const videos = answer.media.filter((media) => media.type === "video");
           if (!wantsAudio && input.quality !== "best" && videos.length > 1) {
-            expect(videos.every((media) => media.height === null || media.height <= Number(input.quality))).toBe(true);
+            expect(videos.every((media) => shortSide(media) <= Number(input.quality))).toBe(true);
           }
-          const heights = videos.map((media) => media.height ?? -1);
-          expect(heights).toEqual([...heights].sort((a, b) => b - a));
+          const sizes = videos.map(shortSide);
+          expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
         },
       ),
       { numRuns: 60 },
