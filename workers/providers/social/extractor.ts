@@ -65,6 +65,76 @@ export function hostGuardedFetch(base: typeof fetch, hosts: readonly string[], m
 }
 
 /**
+ * Upper bounds on what an extractor reads of one upstream body. A platform, or anything else
+ * answering on its host, could send gigabytes, and a body read as text is held whole in the
+ * isolate's 128 MB. The bounds sit far above the real answers (a YouTube or Facebook page with
+ * its inline data is 1–3 MB of HTML; the JSON read — innertube's player answer, syndication,
+ * GraphQL, PinResource — is tens to a few hundred KB), so a page that grows is still read, while
+ * a runaway body is cut off a chunk past the bound.
+ */
+export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_JSON_BYTES = 2 * 1024 * 1024;
+
+/**
+ * An upstream body past its bound. Thrown rather than answered so every read site stays one
+ * line; the composition (index.ts) answers any throw of an extractor's reading as
+ * `extractor-outdated`, which this is: the answer is not the shape we read.
+ */
+export class UpstreamTooLargeError extends Error {
+  constructor(
+    readonly host: string,
+    readonly maxBytes: number,
+  ) {
+    super(`an answer from ${host} over ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * The body as UTF-8 text (as `Response.text()` reads it), streamed and given up past `maxBytes`:
+ * a declared Content-Length over the bound is refused before any byte is read, and the stream
+ * is cancelled as soon as what came exceeds it. Throws `UpstreamTooLargeError`.
+ */
+export async function readText(response: Response, maxBytes: number): Promise<string> {
+  let host = "the platform";
+  try {
+    host = new URL(response.url).hostname;
+  } catch {
+    // A response we built ourselves has no URL.
+  }
+  const declared = Number(response.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw new UpstreamTooLargeError(host, maxBytes);
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let read = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > maxBytes) {
+      await reader.cancel();
+      throw new UpstreamTooLargeError(host, maxBytes);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** The body parsed as JSON, null when it is not JSON; bounded as `readText` (which throws past it). */
+export async function readJson(response: Response, maxBytes: number = MAX_JSON_BYTES): Promise<unknown> {
+  const text = await readText(response, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The failure an upstream's HTTP status means when the platform said nothing more specific:
  * 429 throttling (with its Retry-After), 401/403 a wall, 404/410 gone, 451 a legal block,
  * anything else unexpected is treated as the page's shape having changed.
@@ -83,12 +153,25 @@ export function failureFromStatus(platform: Platform, response: Response): Extra
     }
     case 401:
     case 403:
-      return { ok: false, kind: "login-required", detail: `${name} asks for a signed-in user before it shows this post.` };
+      return {
+        ok: false,
+        kind: "login-required",
+        detail: `${name} asks for a signed-in user before it shows this post.`,
+      };
     case 404:
     case 410:
-      return { ok: false, kind: "content-unavailable", detail: `${name} has no such post: it was deleted or never existed.` };
+      return {
+        ok: false,
+        kind: "content-unavailable",
+        detail: `${name} has no such post: it was deleted or never existed.`,
+      };
     case 451:
-      return { ok: false, kind: "content-unavailable", regionLocked: true, detail: `${name} blocks this post where we asked from.` };
+      return {
+        ok: false,
+        kind: "content-unavailable",
+        regionLocked: true,
+        detail: `${name} blocks this post where we asked from.`,
+      };
     default:
       return {
         ok: false,

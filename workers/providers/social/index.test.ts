@@ -8,10 +8,12 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ExtractedMedia, Extraction, PostRef } from "~workers/hosted/capabilities";
 import { readCachedPost, socialCacheKey } from "./cache";
-import type { ExtractorDeps, PlatformExtractor } from "./extractor";
+import { readText, UpstreamTooLargeError, type ExtractorDeps, type PlatformExtractor } from "./extractor";
 import { createFakeSocialFetch, type FakePlatform } from "./fake";
 import { fakeMediaBytes, fakeMediaResponse } from "./fake-media";
-import { createSocialMedia, platformBaseUrls, socialMediaFor, urlHash } from "./index";
+import { createSocialMedia, EXTRACTOR_FACTORIES, platformBaseUrls, socialMediaFor, urlHash } from "./index";
+import { recognisePostUrl } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
+import { PINNED_POSTS } from "~workers/hosted/youtube-instagram-video-downloader/index";
 
 const MEDIA_HOST = "media.test-cdn.example";
 const MEDIA_URL = `https://${MEDIA_HOST}/v/clip.mp4`;
@@ -307,5 +309,106 @@ describe("social composition: profiles", () => {
     const logged = warn.mock.calls.map((args) => args.join(" ")).join("\n");
     expect(logged).toContain("platform=instagram kind=profile");
     expect(logged).not.toContain("some.person");
+  });
+});
+
+describe("social composition: an upstream body too large to read", () => {
+  /** 12 MB of spaces, well past every bound, counting what the reader pulls of it. */
+  function oversized() {
+    const total = 12 * 1024 * 1024;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let pulled = 0;
+    const fetcher: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= total) return controller.close();
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk.slice());
+        },
+      });
+      const type = request.url.includes("/youtubei/") || request.url.includes("syndication") ? "json" : "html";
+      return new Response(body, { status: 200, headers: { "content-type": `text/${type}` } });
+    };
+    return { fetcher, pulled: () => pulled };
+  }
+
+  const config = {
+    SOCIAL_PROVIDER: "live" as const,
+    YOUTUBE_BASE_URL: "https://www.youtube.com",
+    INSTAGRAM_BASE_URL: "https://www.instagram.com",
+    FACEBOOK_BASE_URL: "https://www.facebook.com",
+    X_SYNDICATION_URL: "https://cdn.syndication.twimg.com",
+    X_API_URL: "https://api.x.com",
+    LINKEDIN_BASE_URL: "https://www.linkedin.com",
+    PINTEREST_BASE_URL: "https://www.pinterest.com",
+  };
+  const baseUrls = platformBaseUrls(config);
+
+  for (const url of Object.values(PINNED_POSTS)) {
+    it(`reads at most a bounded prefix and answers extractor-outdated: ${url}`, async () => {
+      vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      const recognised = recognisePostUrl(url);
+      if (!recognised.ok) throw new Error(recognised.reason);
+      const { platform } = recognised.ref;
+      const factory = EXTRACTOR_FACTORIES[platform];
+      if (!factory) throw new Error(`no ${platform} extractor`);
+      const upstream = oversized();
+      const social = createSocialMedia({
+        plans: [{ platform, factory, baseUrls: baseUrls[platform] }],
+        fetch: upstream.fetcher,
+        kv: env.CACHE,
+      });
+      const result = await social.extract(
+        { ...recognised.ref, url: `${recognised.ref.url}#${crypto.randomUUID()}` },
+        signal(),
+      );
+      expect(result).toMatchObject({
+        ok: false,
+        kind: "extractor-outdated",
+        what: expect.stringMatching(/over \d+ bytes/),
+      });
+      // One read stops a chunk past its bound (5 MB for a page), never the whole 12 MB.
+      expect(upstream.pulled()).toBeLessThanOrEqual(5 * 1024 * 1024 + 128 * 1024);
+    });
+  }
+
+  it("readText reads a body under its bound whole, multi-byte characters split across chunks included", async () => {
+    const bytes = new TextEncoder().encode("Artemis 🚀 — ünïcode");
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const byte of bytes) controller.enqueue(new Uint8Array([byte]));
+        controller.close();
+      },
+    });
+    expect(await readText(new Response(body), bytes.byteLength)).toBe("Artemis 🚀 — ünïcode");
+    await expect(readText(new Response(bytes), bytes.byteLength - 1)).rejects.toBeInstanceOf(UpstreamTooLargeError);
+  });
+
+  it("readText refuses a declared Content-Length over its bound before reading a byte", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024));
+      },
+    });
+    const response = new Response(body, { headers: { "content-length": String(10 * 1024 ** 3) } });
+    await expect(readText(response, 1024 * 1024)).rejects.toThrow(/over 1048576 bytes/);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it("bounds the Instagram profile's JSON too", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const upstream = oversized();
+    const factory = EXTRACTOR_FACTORIES.instagram;
+    if (!factory) throw new Error("no instagram extractor");
+    const social = createSocialMedia({
+      plans: [{ platform: "instagram", factory, baseUrls: baseUrls.instagram }],
+      fetch: upstream.fetcher,
+      kv: env.CACHE,
+    });
+    expect(await social.profile("nasa", signal())).toMatchObject({ ok: false, kind: "extractor-outdated" });
+    expect(upstream.pulled()).toBeLessThanOrEqual(2 * 1024 * 1024 + 128 * 1024);
   });
 });

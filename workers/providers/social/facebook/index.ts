@@ -28,8 +28,10 @@ import {
   ForeignHostError,
   hostGuardedFetch,
   hostMatches,
+  MAX_PAGE_BYTES,
   outdated,
   type PlatformExtractor,
+  readText,
 } from "../extractor";
 
 const PUBLIC_ORIGIN = "https://www.facebook.com";
@@ -201,7 +203,7 @@ export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
         await response.body?.cancel();
         return failureFromStatus("facebook", response);
       }
-      const html = await response.text();
+      const html = await readText(response, MAX_PAGE_BYTES);
       if (response.status === 404 || response.status === 410) return unavailable();
       if (!response.ok) return failureFromStatus("facebook", response);
 

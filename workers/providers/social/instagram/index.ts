@@ -32,8 +32,11 @@ import {
   ForeignHostError,
   hostGuardedFetch,
   hostMatches,
+  MAX_JSON_BYTES,
+  MAX_PAGE_BYTES,
   outdated,
   type PlatformExtractor,
+  readText,
 } from "../extractor";
 
 /** The web app's id: Instagram refuses its JSON endpoints to a request without it. */
@@ -132,7 +135,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
   async function readEmbed(ref: PostRef, signal: AbortSignal): Promise<{ step: Step; tokens: Tokens }> {
     const tokens: Tokens = { lsd: randomToken(), csrf: null };
     const response = await fetchGuarded(`${www}/p/${ref.id}/embed/captioned/`, { headers: PAGE_HEADERS, signal });
-    const html = await response.text();
+    const html = await readText(response, MAX_PAGE_BYTES);
     const early = readFailureAnswer(response, html, "embed page");
     if (early) return { step: early, tokens };
     tokens.lsd = /\["LSD",\[\],\{"token":"([^"]+)"/.exec(html)?.[1] ?? tokens.lsd;
@@ -176,7 +179,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
       body,
       signal,
     });
-    const text = await response.text();
+    const text = await readText(response, MAX_JSON_BYTES);
     const early = readFailureAnswer(response, text, "GraphQL");
     if (early) return early;
     const json = parseJson(text);
@@ -209,7 +212,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
       await response.body?.cancel();
       return false;
     }
-    return (await response.text()).includes('"tracePolicy":"polaris.privatePostPage"');
+    return (await readText(response, MAX_JSON_BYTES)).includes('"tracePolicy":"polaris.privatePostPage"');
   }
 
   function jsonHeaders(tokens: Tokens): Record<string, string> {
@@ -341,7 +344,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
             signal,
           },
         );
-        const text = await response.text();
+        const text = await readText(response, MAX_JSON_BYTES);
         const early = readFailureAnswer(response, text, "web_profile_info");
         if (early?.kind === "stop") return early.failure;
         if (early?.kind === "login") return loginRequired();

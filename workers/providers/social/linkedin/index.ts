@@ -9,7 +9,14 @@
  * client it blocks outright with the non-standard status 999.
  */
 import type { ExtractedMedia, Extraction, ExtractionFailure, PostRef } from "~workers/hosted/capabilities";
-import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor } from "../extractor";
+import {
+  type ExtractorDeps,
+  failureFromStatus,
+  MAX_PAGE_BYTES,
+  outdated,
+  type PlatformExtractor,
+  readText,
+} from "../extractor";
 
 /** LinkedIn serves its guest pages to browsers; a bare client is more often walled. */
 const BROWSER_HEADERS = {
@@ -50,7 +57,7 @@ export function linkedinExtractor(deps: ExtractorDeps): PlatformExtractor {
         await response.body?.cancel();
         return signInWall();
       }
-      return readEmbed(ref.id, await response.text());
+      return readEmbed(ref.id, await readText(response, MAX_PAGE_BYTES));
     },
   };
 }

@@ -12,7 +12,16 @@
  */
 import { z } from "zod";
 import type { ExtractedMedia, Extraction, ExtractionFailure, PostRef } from "~workers/hosted/capabilities";
-import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor } from "../extractor";
+import {
+  type ExtractorDeps,
+  failureFromStatus,
+  MAX_JSON_BYTES,
+  MAX_PAGE_BYTES,
+  outdated,
+  type PlatformExtractor,
+  readJson,
+  readText,
+} from "../extractor";
 
 const PAGE_HEADERS = {
   accept: "text/html,application/xhtml+xml",
@@ -95,7 +104,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
     }
     const answer = z
       .object({ resource_response: z.object({ data: z.unknown() }) })
-      .safeParse(await response.json().catch(() => null));
+      .safeParse(await readJson(response, MAX_JSON_BYTES));
     if (!answer.success) return outdated("pinterest", "PinResource resource_response");
     const pin = PinSchema.safeParse(answer.data.resource_response.data);
     return pin.success ? postOf(pin.data) : outdated("pinterest", "PinResource pin");
@@ -107,7 +116,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
       await response.body?.cancel();
       return failureFromStatus("pinterest", response);
     }
-    const html = await response.text();
+    const html = await readText(response, MAX_PAGE_BYTES);
     const redux = reduxPin(html, id);
     if (redux === "unreadable") return outdated("pinterest", "page pin data");
     if (redux) return postOf(redux);
@@ -129,7 +138,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
         if (response.status !== 200) return fromPage(response, "", signal);
         // The pin's id is in the address we were sent to, or (when that is not at hand) in the
         // page's canonical link: the page itself is the pin's, so it is read without a refetch.
-        const html = await response.text();
+        const html = await readText(response, MAX_PAGE_BYTES);
         const id =
           pinIdOf(response.url) ?? pinIdOf(/<link\b[^>]*rel="canonical"[^>]*href="([^"]*)"/.exec(html)?.[1] ?? "");
         if (!id) return outdated("pinterest", "pin.it link's pin");

@@ -18,7 +18,14 @@ import type {
   ExtractionFailure,
   PostRef,
 } from "~workers/hosted/capabilities";
-import { type ExtractorDeps, failureFromStatus, outdated, type PlatformExtractor } from "../extractor";
+import {
+  type ExtractorDeps,
+  failureFromStatus,
+  MAX_JSON_BYTES,
+  outdated,
+  type PlatformExtractor,
+  readJson,
+} from "../extractor";
 
 /**
  * The token the embed widget sends with `tweet-result`: the id over 1e15 times π, written in
@@ -120,7 +127,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       await response.body?.cancel();
       return { settled: false, failure: failureOf(response, now) };
     }
-    const parsed = SyndicationSchema.safeParse(await response.json().catch(() => null));
+    const parsed = SyndicationSchema.safeParse(await readJson(response, MAX_JSON_BYTES));
     if (!parsed.success) return { settled: false, failure: outdated("x", "syndication tweet-result shape") };
     const tweet = parsed.data;
     if (tweet.__typename === "TweetTombstone")
@@ -150,7 +157,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       await activation.body?.cancel();
       return failureOf(activation, now);
     }
-    const guest = z.object({ guest_token: z.string().min(1) }).safeParse(await activation.json().catch(() => null));
+    const guest = z.object({ guest_token: z.string().min(1) }).safeParse(await readJson(activation, MAX_JSON_BYTES));
     if (!guest.success) return outdated("x", "guest/activate.json guest_token");
 
     const query = new URLSearchParams({
@@ -166,7 +173,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       await response.body?.cancel();
       return failureOf(response, now);
     }
-    const answer = GraphqlAnswerSchema.safeParse(await response.json().catch(() => null));
+    const answer = GraphqlAnswerSchema.safeParse(await readJson(response, MAX_JSON_BYTES));
     if (!answer.success) return outdated("x", "graphql data.tweetResult");
     // An id X has no post for (deleted, or never was) answers an empty tweetResult.
     if (answer.data.data.tweetResult.result === undefined) return gone();

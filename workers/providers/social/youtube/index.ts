@@ -26,8 +26,10 @@ import {
   failureFromStatus,
   hostGuardedFetch,
   hostMatches,
+  MAX_JSON_BYTES,
   outdated,
   type PlatformExtractor,
+  readJson,
 } from "../extractor";
 
 /**
@@ -204,12 +206,9 @@ export function youtubeExtractor(deps: ExtractorDeps): PlatformExtractor {
       // 400 is this client's request refused (a retired version, a changed context): another may pass.
       return { ...failureFromStatus("youtube", response), tryNext: response.status === 400 };
     }
-    let json: unknown;
-    try {
-      json = await response.json();
-    } catch {
-      return { ...outdated("youtube", "player response is not JSON"), tryNext: true };
-    }
+    // Past its bound the read throws, which the composition answers as extractor-outdated.
+    const json = await readJson(response, MAX_JSON_BYTES);
+    if (json === null) return { ...outdated("youtube", "player response is not JSON"), tryNext: true };
     const parsed = PlayerResponseSchema.safeParse(json);
     if (!parsed.success) {
       const path = parsed.error.issues[0]?.path.join(".") ?? "";
