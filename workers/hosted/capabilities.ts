@@ -125,6 +125,8 @@ export interface ExtractedPost {
   title: string | null;
   author: { name: string | null; handle: string | null; url: string | null };
   thumbnail: string | null;
+  /** As `ExtractedMedia.boundToRequester`, for the thumbnail (fake mode's recorded CDNs). */
+  thumbnailBoundToRequester?: boolean;
   durationSec: number | null;
   /** Every item of the post (a carousel's or a thread's all), in the platform's order. */
   media: ExtractedMedia[];
@@ -159,6 +161,8 @@ export interface SocialProfile {
   bio: string | null;
   /** The largest profile picture the platform gives. */
   profilePic: string;
+  /** As `ExtractedMedia.boundToRequester`, for the picture (fake mode's recorded CDNs). */
+  profilePicBoundToRequester?: boolean;
   followers: number | null;
   following: number | null;
 }

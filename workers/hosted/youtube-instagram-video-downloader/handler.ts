@@ -60,7 +60,15 @@ export async function downloadMedia(input: DownloadInput, ctx: OperationContext)
       id: post.id,
       title: post.title,
       author: post.author,
-      thumbnail: post.thumbnail,
+      thumbnail:
+        post.thumbnail === null
+          ? null
+          : await answerPicture(
+              post.thumbnail,
+              post.thumbnailBoundToRequester,
+              `${post.platform}-${post.id}-thumbnail`,
+              ctx,
+            ),
       durationSec: post.durationSec,
       media: answered,
     },
@@ -170,6 +178,26 @@ async function answerMedia(
     hasAudio: item.hasAudio,
     ...(item.sizeBytes !== undefined && { sizeBytes: item.sizeBytes }),
   };
+}
+
+/**
+ * A post's thumbnail or a profile's picture as answered: the platform's URL, or a tunnel URL
+ * where it is marked bound (fake mode's recorded CDNs, which exist only inside the Worker). Its
+ * type is read from the path's extension, else JPEG (what the platforms serve pictures as); the
+ * tunnel answers with that type.
+ */
+export async function answerPicture(
+  url: string,
+  bound: boolean | undefined,
+  name: string,
+  ctx: Pick<OperationContext, "tunnelUrl">,
+): Promise<string> {
+  if (!bound) return url;
+  const extension = /\.(png|webp|gif)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? "jpg";
+  return ctx.tunnelUrl(url, {
+    mimeType: extension === "jpg" ? "image/jpeg" : `image/${extension}`,
+    filename: `${name}.${extension}`,
+  });
 }
 
 /** A typed failure as the API's problem; each of these types is uncounted (decision 051). */

@@ -38,10 +38,17 @@ describe("getProfile", () => {
       username: "nasa",
       fullName: "NASA",
       bio: "Exploring the universe and our home planet. 🌎",
-      profilePic: expect.stringMatching(/^https:\/\/scontent-[a-z0-9-]+\.cdninstagram\.com\/v\/t51\.2885-19\//),
+      // Fake mode: the recorded CDN lives inside the Worker, so the picture comes through the tunnel.
+      profilePic: expect.stringMatching(
+        /^https:\/\/portico\.test\/api\/v1\/youtube-instagram-video-downloader\/tunnel\//,
+      ),
       followers: 97_412_345,
       following: 82,
     });
+    const picture = await SELF.fetch(profile.profilePic);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("content-type")).toBe("image/jpeg");
+    expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect(await usedCalls(userId, 1)).toBe(1);
   });
 

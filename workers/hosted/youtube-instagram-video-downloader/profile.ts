@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { defineOperation, json, problemResult } from "../definition";
-import { failureProblem } from "./handler";
+import { answerPicture, failureProblem } from "./handler";
 import { MAX_URL_LENGTH, recogniseInstagramProfile } from "./recognise";
 
 /** The profile the docs and the live demo show; the Instagram fake records it. */
@@ -80,7 +80,12 @@ export const getProfile = defineOperation({
       username: profile.username,
       fullName: profile.fullName,
       bio: profile.bio,
-      profilePic: profile.profilePic,
+      profilePic: await answerPicture(
+        profile.profilePic,
+        profile.profilePicBoundToRequester,
+        `instagram-${profile.username}-profile`,
+        ctx,
+      ),
       followers: profile.followers,
       following: profile.following,
     });

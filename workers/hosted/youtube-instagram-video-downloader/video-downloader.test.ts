@@ -137,6 +137,30 @@ describe("Social Media Videos Downloader: each platform's recorded posts through
   }
 });
 
+describe("Social Media Videos Downloader: thumbnails in fake mode", () => {
+  it.each(Object.entries(PINNED_POSTS))(
+    "%s: a thumbnail on a recorded CDN is a tunnel URL that answers an image, from the cache too",
+    async (name, url) => {
+      const account = await premiumAccount();
+      for (const ask of ["first", "cached"]) {
+        const response = await post(account.key, { url });
+        expect(response.status, ask).toBe(200);
+        const { thumbnail } = DownloadAnswerSchema.parse(await response.json());
+        if (name === "youtube") {
+          // i.ytimg.com is a public image host, not a recorded one: a browser loads it as it is.
+          expect(thumbnail).toBe("https://i.ytimg.com/vi/aqz-KE-bpKQ/maxresdefault.jpg");
+          continue;
+        }
+        expect(thumbnail?.startsWith(`https://portico.test${PATH}/tunnel/`), `${ask}: ${thumbnail}`).toBe(true);
+        const image = await SELF.fetch(thumbnail ?? "");
+        expect(image.status, ask).toBe(200);
+        expect(image.headers.get("content-type")).toMatch(/^image\//);
+        expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      }
+    },
+  );
+});
+
 describe("Social Media Videos Downloader: short links and other spellings, followed on the platform's own hosts", () => {
   it.each(LINK_FORMS)("%s %s answers the post's media", async (platform, url) => {
     const account = await premiumAccount();

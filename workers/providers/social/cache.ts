@@ -16,6 +16,7 @@ const ExtractedPostSchema = z.object({
   title: z.string().nullable(),
   author: z.object({ name: z.string().nullable(), handle: z.string().nullable(), url: z.string().nullable() }),
   thumbnail: z.string().nullable(),
+  thumbnailBoundToRequester: z.boolean().optional(),
   durationSec: z.number().nullable(),
   media: z
     .array(

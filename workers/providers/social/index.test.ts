@@ -201,6 +201,75 @@ describe("social composition: what a success may hold", () => {
   });
 });
 
+describe("social composition: a post's thumbnail and a profile's picture in fake mode", () => {
+  const withThumbnail = (thumbnail: string): Extraction => {
+    const extraction = post([VIDEO]);
+    return extraction.ok ? { ok: true, post: { ...extraction.post, thumbnail } } : extraction;
+  };
+  const RECORDED_THUMBNAIL = `https://${MEDIA_HOST}/t/poster.jpg`;
+
+  it("marks a thumbnail on the recorded CDNs for the tunnel, cached with its mark; one elsewhere, and every one when live, stays as it is", async () => {
+    const ref = freshRef();
+    const fake = compose(
+      testExtractor(async () => withThumbnail(RECORDED_THUMBNAIL)),
+      { bindAllMedia: true },
+    );
+    const first = await fake.extract(ref, signal());
+    expect(first).toMatchObject({ ok: true, post: { thumbnail: RECORDED_THUMBNAIL, thumbnailBoundToRequester: true } });
+    // The second ask is the cache's, and keeps the mark.
+    expect(await fake.extract(ref, signal())).toEqual(first);
+    // A public image host the fakes do not record (YouTube's i.ytimg.com): a browser loads it as it is.
+    const elsewhere = await compose(
+      testExtractor(async () => withThumbnail("https://i.ytimg.com/vi/x/maxresdefault.jpg")),
+      { bindAllMedia: true },
+    ).extract(freshRef(), signal());
+    expect(elsewhere.ok && elsewhere.post.thumbnailBoundToRequester).toBeUndefined();
+    const live = await compose(testExtractor(async () => withThumbnail(RECORDED_THUMBNAIL))).extract(
+      freshRef(),
+      signal(),
+    );
+    expect(live.ok && live.post.thumbnailBoundToRequester).toBeUndefined();
+  });
+
+  it("marks a profile's picture on the recorded CDNs for the tunnel in fake mode only", async () => {
+    const social = (bindAllMedia: boolean) =>
+      createSocialMedia({
+        plans: [
+          {
+            platform: "instagram",
+            baseUrls: { www: "https://api.test-platform.example" },
+            factory: () => ({
+              platform: "instagram",
+              apiHosts: ["api.test-platform.example"],
+              mediaHosts: [".test-cdn.example"],
+              extract: async () => post([VIDEO]),
+              profile: async (username) => ({
+                ok: true,
+                profile: {
+                  username,
+                  fullName: null,
+                  bio: null,
+                  profilePic: RECORDED_THUMBNAIL,
+                  followers: null,
+                  following: null,
+                },
+              }),
+            }),
+          },
+        ],
+        fetch: createFakeSocialFetch([testFake]),
+        kv: env.CACHE,
+        bindAllMedia,
+      });
+    expect(await social(true).profile("someone", signal())).toMatchObject({
+      ok: true,
+      profile: { profilePic: RECORDED_THUMBNAIL, profilePicBoundToRequester: true },
+    });
+    const live = await social(false).profile("someone", signal());
+    expect(live.ok && live.profile.profilePicBoundToRequester).toBeUndefined();
+  });
+});
+
 describe("social composition: the cache", () => {
   it("keeps a success by canonical URL for a few minutes: the second ask does not reach the platform", async () => {
     const extractor = testExtractor(async () => post([VIDEO]));

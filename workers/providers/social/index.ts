@@ -14,7 +14,10 @@
  *   the canonical URL, so it can be reproduced without logging what the caller asked for.
  * - Successful extractions are kept in KV by canonical URL for a few minutes (cache.ts).
  * - In fake mode the recorded CDNs exist only inside the Worker, so every media is marked
- *   `boundToRequester`: the API answers tunnel URLs, and the live demo's links work in a browser.
+ *   `boundToRequester`, and so are a thumbnail and a profile picture on the platform's media
+ *   hosts: the API answers tunnel URLs, and the live demo's links and images work in a browser.
+ *   A picture elsewhere (YouTube's i.ytimg.com, which the fakes do not record and the tunnel
+ *   does not serve) stays as it is. Live, nothing is marked here: the extractors say what is bound.
  */
 import type { Config } from "~workers/config";
 import type {
@@ -165,6 +168,9 @@ export function createSocialMedia(options: {
       if (!extractor.profile) throw new Error("the Instagram extractor reads no profiles in this build");
       const read = extractor.profile.bind(extractor);
       const result = await guard("instagram", signal, () => read(username, signal));
+      if (result.ok && options.bindAllMedia && isMediaUrl(result.profile.profilePic, extractor.mediaHosts)) {
+        return { ok: true, profile: { ...result.profile, profilePicBoundToRequester: true } };
+      }
       if (!result.ok && result.kind === "extractor-outdated") {
         console.warn(
           `[social] extractor-outdated platform=instagram kind=profile url#=${await urlHash(username)} what=${result.what}`,
@@ -247,7 +253,12 @@ async function checkExtraction(
       );
     } else {
       const marked = bindAllMedia ? media.map((item) => ({ ...item, boundToRequester: true })) : media;
-      result = { ok: true, post: { ...result.post, media: marked } };
+      const { thumbnail } = result.post;
+      const thumbnailBound = bindAllMedia && thumbnail !== null && isMediaUrl(thumbnail, extractor.mediaHosts);
+      result = {
+        ok: true,
+        post: { ...result.post, media: marked, ...(thumbnailBound && { thumbnailBoundToRequester: true }) },
+      };
     }
   }
   if (!result.ok && result.kind === "extractor-outdated") {

@@ -48,7 +48,11 @@ const PROFILES: Record<string, Profile> = {
   "reshaped.account": "changedShape",
 };
 
-const MEDIA_BY_PATH = new Map(Object.values(INSTAGRAM_MEDIA).map((media) => [new URL(media.url).pathname, media]));
+/**
+ * The recorded files by path. A picture's sizes share one path (`stp` names the size, `oh`
+ * signs each URL: the profile's 150 px and HD pictures), so a path may hold several.
+ */
+const MEDIA_BY_PATH = Map.groupBy(Object.values(INSTAGRAM_MEDIA), (media) => new URL(media.url).pathname);
 
 const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", ...headers } });
@@ -176,10 +180,11 @@ function profileAnswer(request: Request, url: URL): Response {
 }
 
 function media(request: Request, url: URL): Response {
-  const recorded = MEDIA_BY_PATH.get(url.pathname);
-  if (!recorded) return new Response("Not Found", { status: 404 });
+  const onPath = MEDIA_BY_PATH.get(url.pathname);
+  if (!onPath) return new Response("Not Found", { status: 404 });
   // The CDN signs each URL: one whose `oh` was changed or dropped is refused.
-  if (url.searchParams.get("oh") !== new URL(recorded.url).searchParams.get("oh")) {
+  const recorded = onPath.find((media) => new URL(media.url).searchParams.get("oh") === url.searchParams.get("oh"));
+  if (!recorded) {
     return new Response("Bad URL hash", { status: 403, headers: { "content-type": "text/plain" } });
   }
   return fakeMediaResponse(request, { seed: recorded.seed, size: recorded.size, mimeType: recorded.mimeType });
