@@ -100,6 +100,12 @@ export interface PostRef {
 }
 
 export interface ExtractedMedia {
+  /**
+   * Which item of the post this is (0-based, in the post's order): a carousel's or a
+   * multi-photo post's items are separate items, while a video's renditions share one. Absent
+   * means 0, the post's only item.
+   */
+  item?: number;
   url: string;
   type: "video" | "audio" | "image";
   /** `1080p`, `720p`, `audio 128k`, `original`: the platform's own label where it has one. */
