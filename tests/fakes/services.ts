@@ -21,7 +21,7 @@ import { FAKE_ECB_BASE_URL, httpEcbFeed } from "~workers/providers/ecb/feed";
 import { d1ShortLinks } from "~workers/hosted/urlshortener/links";
 import { fakeDomainRegistry } from "~workers/providers/rdap/fake";
 import { socialMediaFor } from "~workers/providers/social";
-import { hmacTunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
+import { hmacTunnelTokens } from "~workers/gateway/tunnel";
 import { fakeFetch, fakeResolver, type FakeRoutes } from "./network";
 
 /** A key store holding fixed records; `reload` reads `fresh` (what D1 would say now) when given. */

@@ -5,7 +5,7 @@
  */
 import type { CallerAccount, OperationContext } from "~workers/hosted/definition";
 import type { HostedServices } from "./services";
-import { tunnelUrlFor } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
+import { tunnelUrlFor } from "~workers/gateway/tunnel";
 import { fetchGuarded } from "./url-guard";
 
 export interface OperationContextOptions {

@@ -8,7 +8,7 @@ import type { ApiEnv } from "~workers/http/env";
 import { problem } from "~workers/http/problem";
 import { findDefinition, HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
-import { serveTunnel, TUNNEL_PATH } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
+import { serveTunnel, TUNNEL_PATH } from "~workers/gateway/tunnel";
 import { releaseBody, runOperation } from "./gateway";
 import { createServices } from "./services";
 

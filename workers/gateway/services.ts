@@ -27,7 +27,7 @@ import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor } from "~workers/providers/rdap";
 import { socialMediaFor, type SocialConfig } from "~workers/providers/social";
-import { hmacTunnelTokens, type TunnelTokens } from "~workers/hosted/youtube-instagram-video-downloader/tunnel";
+import { hmacTunnelTokens, type TunnelTokens } from "./tunnel";
 import { apiKeyStore, type KeyStore } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
 import { meterFor } from "./meter-policy";

@@ -13,7 +13,7 @@ import { callHosted, createAccountWithKey, eventually } from "../../../tests/fac
 import { definition } from "./index";
 import { LEGACY_DOWNLOAD_ROUTE, LegacyAnswerSchema, LegacyDownloadSchema, legacyItems } from "./legacy";
 import { DownloadAnswerSchema, type DownloadAnswer } from "./schema";
-import { TUNNEL_PATH } from "./tunnel";
+import { TUNNEL_PATH } from "~workers/gateway/tunnel";
 
 const PATH = "/api/download/videos";
 const PERIOD_END = Date.now() + 20 * 24 * 60 * 60 * 1000;

@@ -7,8 +7,8 @@ import { createFakeSocialFetch, type FakePlatform } from "~workers/providers/soc
 import { fakeMediaBytes, fakeMediaResponse } from "~workers/providers/social/fake-media";
 import { meterStanding } from "~workers/gateway/meter-policy";
 import { fakeYoutubeMediaFile } from "~workers/providers/social/youtube/fake";
-import { callHosted, createAccountWithKey, eventually } from "../../../tests/factories";
-import { createTestContext } from "../../../tests/hosted-context";
+import { callHosted, createAccountWithKey, eventually } from "../../tests/factories";
+import { createTestContext } from "../../tests/hosted-context";
 import {
   contentDisposition,
   forwardedRange,

@@ -37,7 +37,7 @@
  */
 import { z } from "zod";
 import type { SocialMedia } from "~workers/hosted/capabilities";
-import { derivedHmacKey, timingSafeEqualBytes } from "~workers/gateway/signed-url";
+import { derivedHmacKey, timingSafeEqualBytes } from "./signed-url";
 import { problemBody, type ProblemType } from "~workers/http/problem";
 import { fromBase64Url, toBase64Url } from "~workers/platform/signing";
 
