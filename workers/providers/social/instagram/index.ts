@@ -234,12 +234,13 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
     const media = parsed.data;
     const nodes: MediaNode[] = media.edge_sidecar_to_children?.edges.map((edge) => edge.node) ?? [media];
     const items: ExtractedMedia[] = [];
-    for (const node of nodes) {
+    for (const [index, node] of nodes.entries()) {
       const item = mediaOf(node);
       // One item we cannot give (a video known only by its poster) means this answer is not
       // the whole post: the next step is asked rather than answering part of a carousel.
       if (!item) return { kind: "unread", what: `${where}: ${node.is_video ? "video_url" : "display_url"}` };
-      items.push(item);
+      // Each carousel node is one item with one file (Instagram gives a video one video_url).
+      items.push({ ...item, item: index });
     }
     if (items.length === 0) return { kind: "unread", what: `${where}: edge_sidecar_to_children.edges` };
     return { kind: "post", post: postOf(ref, media, items) };

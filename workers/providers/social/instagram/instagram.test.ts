@@ -69,6 +69,7 @@ describe("Instagram posts", () => {
       durationSec: 58.433,
       media: [
         {
+          item: 0,
           url: INSTAGRAM_MEDIA.reelVideo.url,
           type: "video",
           quality: "720p",
@@ -123,6 +124,8 @@ describe("Instagram posts", () => {
         hasAudio: false,
       },
     ]);
+    // Each of the carousel's items is its own item, numbered in the carousel's order.
+    expect(carousel.media.map((medium) => medium.item)).toEqual([0, 1, 2]);
     expect(carousel.durationSec).toBeNull();
     expect(carousel.title).toBe("Three views of the Moon from Orion, swipe ➡️");
     expect(asked).toEqual(["GET www.instagram.com/p/C7qRsTuVwXy/embed/captioned/"]);

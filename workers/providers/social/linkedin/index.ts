@@ -105,7 +105,10 @@ export function readEmbed(id: string, html: string): Extraction {
 
 type VideoRead = { ok: true; media: ExtractedMedia[]; poster: string | null } | ExtractionFailure;
 
-/** The `<video data-sources>` renditions, best first; null when the post has no video. */
+/**
+ * The `<video data-sources>` renditions in LinkedIn's order (the handler ranks them), all of the
+ * post's one item; null when the post has no video.
+ */
 function videoOf(html: string): VideoRead | null {
   const tag = /<video\b[^>]*>/.exec(html)?.[0];
   if (!tag) return null;
@@ -140,11 +143,10 @@ function videoOf(html: string): VideoRead | null {
     });
   }
   if (media.length === 0) return outdated("linkedin", "video data-sources without a progressive file");
-  media.sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0));
   return { ok: true, media, poster: attribute(tag, "data-poster-url") };
 }
 
-/** The post's own images (the `feed-images-content` list), once each, in the post's order. */
+/** The post's own images (the `feed-images-content` list), once each, in the post's order, one item each. */
 function imagesOf(html: string): ExtractedMedia[] {
   const start = html.indexOf('data-test-id="feed-images-content"');
   if (start < 0) return [];
@@ -158,6 +160,7 @@ function imagesOf(html: string): ExtractedMedia[] {
     seen.add(url);
     // LinkedIn's image URLs carry no extension; its feed images are JPEG.
     media.push({
+      item: media.length,
       url,
       type: "image",
       quality: null,

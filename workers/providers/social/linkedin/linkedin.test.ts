@@ -42,7 +42,7 @@ function expectPost(extraction: Extraction) {
 }
 
 describe("linkedinExtractor over the recorded LinkedIn", () => {
-  it("reads a public video post's renditions from the embed's data-sources, best first", async () => {
+  it("reads a public video post's renditions from the embed's data-sources, in LinkedIn's order", async () => {
     const { extract, calls } = harness();
     const post = expectPost(await extract(LINKEDIN_FIXTURE_URLS.public));
     expect(calls).toEqual(["https://www.linkedin.com/embed/feed/update/urn:li:activity:7262145368218238976"]);
@@ -62,12 +62,12 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
       /^https:\/\/media\.licdn\.com\/dms\/image\/v2\/D4E05AQGx7Lm2Qw9RzA\/videocover-high\/.*&v=beta&t=/,
     );
     expect(post.media.map((m) => [m.quality, m.bitrate, m.mimeType, m.hasAudio, m.type])).toEqual([
-      ["720p", 734056, "video/mp4", true, "video"],
       ["640p", 280905, "video/mp4", true, "video"],
       ["360p", 132544, "video/mp4", true, "video"],
+      ["720p", 734056, "video/mp4", true, "video"],
     ]);
     // The attribute's entities are decoded: the signed URL's query is the CDN's, `&` and all.
-    expect(post.media[0]?.url).toBe(
+    expect(post.media[2]?.url).toBe(
       "https://dms.licdn.com/playlist/vid/v2/D4E05AQGx7Lm2Qw9RzA/mp4-720p-30fp-crf28/mp4-720p-30fp-crf28/0/1731402211708?e=2147483647&v=beta&t=cS5oB1zNm4",
     );
   });
@@ -79,6 +79,7 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
       ["image", "image/jpeg", "D4E22AQH5iJ6kL7mN8o"],
       ["image", "image/jpeg", "D4E22AQP9qR0sT1uV2w"],
     ]);
+    expect(post.media.map((m) => m.item)).toEqual([0, 1, 2]);
     expect(post.thumbnail).toBe(post.media[0]?.url);
   });
 

@@ -187,6 +187,9 @@ function reduxPin(html: string, id: string): Pin | null | "unreadable" {
 function postOf(pin: Pin): Extraction {
   const media: ExtractedMedia[] = [];
   let durationSec: number | null = null;
+  // A story pin's blocks and a carousel's slots are the pin's items, numbered in its order; a
+  // video's renditions share its item, listed in Pinterest's order (the handler ranks them).
+  let items = 0;
   const addVideo = (list: z.infer<typeof VideoListSchema>) => {
     const renditions = Object.values(list).filter((item) => item && new URL(item.url).pathname.endsWith(".mp4"));
     const seen = new Set<string>();
@@ -198,6 +201,7 @@ function postOf(pin: Pin): Extraction {
       const width = item.width ?? null;
       const height = item.height ?? null;
       found.push({
+        item: items,
         url: item.url,
         type: "video",
         quality: width && height ? `${Math.min(width, height)}p` : null,
@@ -207,14 +211,16 @@ function postOf(pin: Pin): Extraction {
         hasAudio: true,
       });
     }
-    found.sort((a, b) => (b.width ?? 0) * (b.height ?? 0) - (a.width ?? 0) * (a.height ?? 0));
+    if (found.length === 0) return false;
     media.push(...found);
-    return found.length > 0;
+    items++;
+    return true;
   };
   const addImage = (images: z.infer<typeof ImagesSchema> | null | undefined) => {
     const image = largest(images);
     if (!image) return;
     media.push({
+      item: items++,
       url: image.url,
       type: "image",
       quality: "original",

@@ -78,6 +78,7 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
     const image = expectPost(await extract(PINTEREST_EXTRA_FIXTURE_URLS.image));
     expect(image.media).toEqual([
       {
+        item: 0,
         url: "https://i.pinimg.com/originals/f6/07/18/f60718293a4b5c6d7e8f90a1b2c3d4e5.jpg",
         type: "image",
         quality: "original",
@@ -101,13 +102,14 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
       ["d4e5f60718293a4b5c6d7e8f90a1b2c3.jpg", 1200, 1500, "image/jpeg"],
       ["e5f60718293a4b5c6d7e8f90a1b2c3d4.png", 1600, 900, "image/png"],
     ]);
+    expect(carousel.media.map((m) => m.item)).toEqual([0, 1, 2]);
   });
 
   it("reads a story pin's pages: the video block's mp4 and the image block's original", async () => {
     const post = expectPost(await harness().extract(PINTEREST_EXTRA_FIXTURE_URLS.storyPin));
-    expect(post.media.map((m) => [m.type, m.quality, new URL(m.url).hostname])).toEqual([
-      ["video", "720p", "v1.pinimg.com"],
-      ["image", "original", "i.pinimg.com"],
+    expect(post.media.map((m) => [m.item, m.type, m.quality, new URL(m.url).hostname])).toEqual([
+      [0, "video", "720p", "v1.pinimg.com"],
+      [1, "image", "original", "i.pinimg.com"],
     ]);
     expect(post.durationSec).toBe(14.9);
     expect(post.author.handle).toBe("nasa");
@@ -154,6 +156,7 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
     );
     expect(post.media).toEqual([
       {
+        item: 0,
         url: "https://i.pinimg.com/originals/aa/bb/cc/x.png",
         type: "image",
         quality: "original",

@@ -5,8 +5,9 @@
  * the web client's public bearer) and the GraphQL `TweetResultByRestId` answer, which also says
  * why a post cannot be shown (protected, age-restricted) where syndication only answers 404.
  *
- * Every photo, video and GIF of the post is listed in the post's order. A video's mp4 variants
- * are each listed, best first; its HLS (m3u8) variant is not: a playlist is no file a client can
+ * Every photo, video and GIF of the post is listed in the post's order, each its own `item`. A
+ * video's mp4 variants are each listed, in X's order, sharing the video's item (the handler ranks
+ * them); its HLS (m3u8) variant is not: a playlist is no file a client can
  * fetch with one GET (what the older path's bots do with `data[0].url`), and X's mp4 variants
  * already carry the same renditions.
  */
@@ -232,9 +233,13 @@ function postOf(id: string, facts: TweetFacts): Extraction {
   if (facts.media.length === 0) return noMedia();
   const media: ExtractedMedia[] = [];
   let durationSec: number | null = null;
+  // The post's items are numbered in its order, counting only the kinds we read, so the numbers
+  // have no gaps; a video's renditions share its number.
+  let index = 0;
   for (const item of facts.media) {
     if (item.type === "photo") {
       media.push({
+        item: index++,
         url: `${item.media_url_https}?name=orig`,
         type: "image",
         quality: "original",
@@ -246,10 +251,10 @@ function postOf(id: string, facts: TweetFacts): Extraction {
       continue;
     }
     if (item.type !== "video" && item.type !== "animated_gif") continue;
-    const variants = (item.video_info?.variants ?? [])
-      .filter((variant) => variant.content_type === "video/mp4")
-      .sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0));
+    // X's own order: the handler ranks a video's renditions (decision 051).
+    const variants = (item.video_info?.variants ?? []).filter((variant) => variant.content_type === "video/mp4");
     if (variants.length === 0) return outdated("x", `${item.type} without mp4 variants`);
+    const itemIndex = index++;
     durationSec ??= item.video_info?.duration_millis ? item.video_info.duration_millis / 1000 : null;
     for (const variant of variants) {
       // `/vid/avc1/1280x720/…` names the rendition; a GIF's single file is its original size.
@@ -257,6 +262,7 @@ function postOf(id: string, facts: TweetFacts): Extraction {
       const width = size ? Number(size[1]) : variants.length === 1 ? (item.original_info?.width ?? null) : null;
       const height = size ? Number(size[2]) : variants.length === 1 ? (item.original_info?.height ?? null) : null;
       media.push({
+        item: itemIndex,
         url: variant.url,
         type: "video",
         quality:

@@ -57,7 +57,7 @@ describe("syndicationToken", () => {
 });
 
 describe("xExtractor over the recorded X", () => {
-  it("lists a video's mp4 renditions best first, without its HLS playlist, from syndication alone", async () => {
+  it("lists a video's mp4 renditions in X's order, without its HLS playlist, from syndication alone", async () => {
     const { extract, calls } = harness();
     const post = expectPost(await extract(X_FIXTURE_URLS.public));
     expect(post).toMatchObject({
@@ -70,11 +70,13 @@ describe("xExtractor over the recorded X", () => {
       durationSec: 64.48,
     });
     expect(post.media.map((m) => [m.quality, m.width, m.height, m.bitrate, m.mimeType, m.hasAudio, m.type])).toEqual([
-      ["1080p", 1920, 1080, 10368000, "video/mp4", true, "video"],
+      ["270p", 480, 270, 288000, "video/mp4", true, "video"],
       ["720p", 1280, 720, 2176000, "video/mp4", true, "video"],
       ["360p", 640, 360, 832000, "video/mp4", true, "video"],
-      ["270p", 480, 270, 288000, "video/mp4", true, "video"],
+      ["1080p", 1920, 1080, 10368000, "video/mp4", true, "video"],
     ]);
+    // One video: its renditions are all the post's one item.
+    expect(post.media.every((m) => m.item === 0)).toBe(true);
     expect(post.media.some((m) => m.url.includes(".m3u8"))).toBe(false);
     expect(post.media.every((m) => !m.boundToRequester)).toBe(true);
     expect(calls.map((c) => new URL(c.url).hostname)).toEqual(["cdn.syndication.twimg.com"]);
@@ -88,8 +90,53 @@ describe("xExtractor over the recorded X", () => {
       ["https://pbs.twimg.com/media/GaR1xZ0WcAEf5Gh.jpg?name=orig", "image", "original", 3840, 2160, "image/jpeg"],
       ["https://pbs.twimg.com/media/GaR1x_1XwAIj7Kl.png?name=orig", "image", "original", 2048, 1536, "image/png"],
     ]);
+    expect(post.media.map((m) => m.item)).toEqual([0, 1, 2]);
     expect(post.author.handle).toBe("NASAWebb");
     expect(post.durationSec).toBeNull();
+  });
+
+  it("numbers a mixed post's items in the post's order, a video's renditions sharing its item", async () => {
+    const photo = (name: string) => ({
+      type: "photo",
+      media_url_https: `https://pbs.twimg.com/media/${name}.jpg`,
+      original_info: { width: 1200, height: 800 },
+    });
+    const variant = (size: string, bitrate: number) => ({
+      content_type: "video/mp4",
+      bitrate,
+      url: `https://video.twimg.com/ext_tw_video/1/pu/vid/avc1/${size}/clip.mp4`,
+    });
+    const tweet = {
+      __typename: "Tweet",
+      text: "Two photos around a video",
+      user: { name: "NASA", screen_name: "NASA" },
+      mediaDetails: [
+        photo("first"),
+        {
+          type: "video",
+          media_url_https: "https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/poster.jpg",
+          original_info: { width: 1280, height: 720 },
+          video_info: {
+            duration_millis: 5000,
+            variants: [
+              { content_type: "application/x-mpegURL", url: "https://video.twimg.com/ext_tw_video/1/pu/pl/clip.m3u8" },
+              variant("640x360", 832000),
+              variant("1280x720", 2176000),
+            ],
+          },
+        },
+        photo("last"),
+      ],
+    };
+    const extractor = xExtractor({ baseUrls: BASE_URLS, fetch: async () => Response.json(tweet) });
+    const post = expectPost(await extractor.extract(refOf(X_FIXTURE_URLS.public), AbortSignal.timeout(5000)));
+    expect(post.media.map((m) => [m.item, m.type, m.width])).toEqual([
+      [0, "image", 1200],
+      // X's own order within the item: the handler, not the extractor, ranks renditions.
+      [1, "video", 640],
+      [1, "video", 1280],
+      [2, "image", 1200],
+    ]);
   });
 
   it("serves each answered media URL from the fake CDN, with Range", async () => {
@@ -161,6 +208,7 @@ describe("xExtractor over the recorded X", () => {
     });
     expect(post.media).toEqual([
       {
+        item: 0,
         url: "https://video.twimg.com/tweet_video/GZz9AbCWAAAx1Yz.mp4",
         type: "video",
         quality: "270p",
@@ -181,7 +229,8 @@ describe("xExtractor over the recorded X", () => {
       author: { name: "Space Fan", handle: "spacefan42" },
       durationSec: 64.48,
     });
-    expect(post.media.map((m) => m.quality)).toEqual(["1080p", "720p", "360p", "270p"]);
+    // X's order of the variants (the handler ranks them).
+    expect(post.media.map((m) => m.quality)).toEqual(["270p", "720p", "360p", "1080p"]);
   });
 
   it("keeps syndication's 404 when GraphQL answers a result it does not read", async () => {

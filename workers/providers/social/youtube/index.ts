@@ -396,7 +396,8 @@ function readPlayerResponse(answer: PlayerResponse, ref: PostRef): Attempt {
     author: { name: details.author ?? null, handle, url: channelUrl },
     thumbnail: largestThumbnail(details.thumbnail?.thumbnails ?? []),
     durationSec: details.lengthSeconds && details.lengthSeconds !== "0" ? Number(details.lengthSeconds) : null,
-    media: rank(media),
+    // In the answer's order (muxed formats, then adaptive ones): the handler ranks renditions.
+    media,
   };
   return { ok: true, post };
 }
@@ -447,17 +448,6 @@ function mediumOf(format: Format, muxed: boolean): ExtractedMedia | null {
   if (format.contentLength) medium.sizeBytes = Number(format.contentLength);
   if (bitrate) medium.bitrate = bitrate;
   return medium;
-}
-
-/** Best first: video by height (a file with its sound before one without), then bitrate; sound after. */
-function rank(media: ExtractedMedia[]): ExtractedMedia[] {
-  return media.toSorted(
-    (a, b) =>
-      Number(b.type === "video") - Number(a.type === "video") ||
-      (b.height ?? 0) - (a.height ?? 0) ||
-      Number(b.hasAudio) - Number(a.hasAudio) ||
-      (b.bitrate ?? 0) - (a.bitrate ?? 0),
-  );
 }
 
 function largestThumbnail(thumbnails: { url: string; width?: number; height?: number }[]): string | null {

@@ -67,28 +67,29 @@ describe("youtubeExtractor: Big Buck Bunny, the pinned public multi-quality vide
     expect(idOf(YOUTUBE_FIXTURE_URLS.multiQuality)).toBe(video.id);
   });
 
-  it("lists the muxed 360p file and the separate video-only and audio streams, best first", async () => {
+  it("lists the muxed 360p file and the separate video-only and audio streams, in the answer's order", async () => {
     const { media } = post((await extract(IDS.bigBuckBunny)).result);
     expect(
       media.map(
         (medium) => `${medium.type} ${medium.quality} ${medium.mimeType} ${medium.hasAudio ? "+sound" : "silent"}`,
       ),
     ).toEqual([
+      // `formats` (muxed) first, then `adaptiveFormats`, each in YouTube's order: the handler ranks them.
+      "video 360p video/mp4 +sound",
       "video 2160p60 video/webm silent",
       "video 1080p60 video/mp4 silent",
       "video 1080p60 video/webm silent",
       "video 720p60 video/mp4 silent",
       "video 720p60 video/webm silent",
       "video 480p video/mp4 silent",
-      "video 360p video/mp4 +sound",
       "video 360p video/mp4 silent",
       "video 144p video/mp4 silent",
       // The loudness-compressed (DRC) copy of itag 140 is left out.
-      "audio audio 135k audio/webm +sound",
       "audio audio 130k audio/mp4 +sound",
+      "audio audio 135k audio/webm +sound",
       "audio audio 53k audio/webm +sound",
     ]);
-    const fullHd = media[1];
+    const fullHd = media[2];
     expect(fullHd).toMatchObject({
       width: 1920,
       height: 1080,
@@ -251,7 +252,7 @@ describe("youtubeExtractor: failures are typed, and the next client is asked onl
   it("enciphered-only formats from visionOS: iOS is asked next, and its direct URLs are used", async () => {
     const { result, sent } = await extract(IDS.clientFallback);
     const video = post(result);
-    expect(video.media.map((medium) => medium.quality)).toEqual(["720p60", "360p", "audio 130k"]);
+    expect(video.media.map((medium) => medium.quality)).toEqual(["360p", "720p60", "audio 130k"]);
     for (const medium of video.media) expect(new URL(medium.url).searchParams.get("c")).toBe("IOS");
     expect(sent).toHaveLength(2);
     expect(JSON.parse(sent[0]?.body ?? "")).toEqual(playerRequestBody(VISIONOS, IDS.clientFallback));
