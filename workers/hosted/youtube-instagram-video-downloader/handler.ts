@@ -76,24 +76,38 @@ export async function downloadMedia(input: DownloadInput, ctx: OperationContext)
 }
 
 /**
- * The media the caller asked for, best first (the docs say this rule):
+ * The media the caller asked for: the post's items in its order (`item`, absent = 0: a
+ * carousel's or a thread's items are separate, a video's renditions share one), and within
+ * each item its renditions best first (arrangeItem). Every item keeps its place whatever the
+ * quality: a cap never drops a whole item, as an item all of whose videos are too large keeps
+ * its smallest. Only `audioOnly` may leave an item out, when it has no sound at all.
+ */
+export function arrangeMedia(
+  media: readonly ExtractedMedia[],
+  input: Pick<DownloadInput, "quality" | "audioOnly">,
+): ExtractedMedia[] {
+  const items = Map.groupBy(media, (entry) => entry.item ?? 0);
+  return [...items.keys()].sort((a, b) => a - b).flatMap((item) => arrangeItem(items.get(item) ?? [], input));
+}
+
+/**
+ * One item's renditions, best first (the docs say this rule):
  * - a video's size is its short side, min(width, height), when both are known (a 720×1280
  *   vertical video is 720p, as X, Instagram and YouTube label it), else the number in its
  *   quality label (`720p`, `1080p60`, `mp4-640p`; `SD`, `HD` or `832k` say none), else unknown;
  * - videos by size, unknown after known; at equal sizes (or both unknown) a file with sound
  *   before one without (a muxed 360p before a video-only 360p: it plays as it is), then
  *   bitrate, then size in bytes;
- * - then audio by bitrate, then size; then images in the post's own order (a carousel's items
- *   are not variants of one picture, so their order is the post's);
+ * - then audio by bitrate, then size; then images in the post's own order;
  * - `quality` 1080/720/480/360 keeps the videos of a known size up to that; when none fits, the
  *   videos of unknown size (one may be the small file asked for, as Facebook's SD, which comes
  *   with no dimensions), and when there are none, the smallest known one, so the caller still
  *   gets the video; audio and images stay;
- * - `audioOnly` (or `quality: audio`) answers the audio streams, or, where the platform has
- *   none, the videos that carry sound.
+ * - `audioOnly` (or `quality: audio`) answers the audio streams, or, where the item has none,
+ *   its videos that carry sound.
  * Sorting is stable, so media the rule cannot tell apart keep the platform's order.
  */
-export function arrangeMedia(media: readonly ExtractedMedia[], input: Pick<DownloadInput, "quality" | "audioOnly">) {
+function arrangeItem(media: readonly ExtractedMedia[], input: Pick<DownloadInput, "quality" | "audioOnly">) {
   const videos = media
     .filter((item) => item.type === "video")
     .map((item) => ({ item, size: videoSize(item) }))
@@ -169,6 +183,7 @@ async function answerMedia(
     });
   }
   return {
+    item: item.item ?? 0,
     url,
     type: item.type,
     quality: item.quality,

@@ -30,9 +30,9 @@ const DESCRIPTION =
   "X (Twitter): `x.com`, `twitter.com` and `mobile.twitter.com` status links, read through X's syndication answer with a guest-token fallback; every video and photo of the post is listed. " +
   "LinkedIn: `/posts/…-activity-<id>-…` and `/feed/update/urn:li:activity:<id>`, read from the activity page's media sources. " +
   "Pinterest: `/pin/<id>` on pinterest.com and its country domains (`pinterest.co.uk`, `pinterest.fr`, …) and `pin.it`, read from the pin's data (a video pin's MP4, or the original image). " +
-  "The answer is one envelope for every platform: `platform`, the platform's `id`, `title`, `author` (`name`, `handle`, `url`), `thumbnail`, `durationSec`, and `media`, each with its `url`, `type` (video, audio, image), `quality`, `width`, `height`, `mimeType`, `hasAudio` and, where the platform says it, `sizeBytes`. " +
+  "The answer is one envelope for every platform: `platform`, the platform's `id`, `title`, `author` (`name`, `handle`, `url`), `thumbnail`, `durationSec`, and `media`, each with its `item`, `url`, `type` (video, audio, image), `quality`, `width`, `height`, `mimeType`, `hasAudio` and, where the platform says it, `sizeBytes`. " +
   "A video's size is its short side, the smaller of `width` and `height`, when both are known (a vertical 720×1280 video is 720p, as the platforms label it), else the number in its `quality` label (`720p`, `1080p60`, `mp4-640p`; a label such as `SD`, `HD` or `832k` gives none), else unknown. " +
-  "`media` is best first: videos by size, unknown sizes after known ones, and at equal sizes a file with sound before one without (it plays as it is), then by bitrate and size; then audio by bitrate; then images in the post's order. `quality` 1080, 720, 480 or 360 keeps the videos of a known size up to that; when none fits, it keeps the videos of unknown size (Facebook's SD file, for one, comes without dimensions), and when there are none, the smallest video; `audioOnly` (or `quality: audio`) answers the audio streams, or the videos that carry sound where the platform has no separate audio. " +
+  "`item` numbers the post's items from 0 in the post's order (a carousel's pictures and videos, a thread's videos), and a video's qualities share its item; `media` lists the items in that order, and within an item best first: videos by size, unknown sizes after known ones, and at equal sizes a file with sound before one without (it plays as it is), then by bitrate and size; then audio by bitrate; then images. `quality` 1080, 720, 480 or 360 applies to each item alone and never drops one: it keeps the item's videos of a known size up to that; when none fits, its videos of unknown size (Facebook's SD file, for one, comes without dimensions), and when there are none, its smallest video; `audioOnly` (or `quality: audio`) answers each item's audio streams, or its videos that carry sound where the platform has no separate audio, leaving out items without sound. " +
   "Where a platform's media URL works only from the address that asked for it (YouTube's), `url` is a signed tunnel URL on our host (`/api/v1/youtube-instagram-video-downloader/tunnel/<token>`) that streams the file through us with `Range` support; it names that one file and expires in 15 minutes, so download soon or ask again. Other platforms' URLs are their CDNs' own, which also expire after hours or days. " +
   "Failures are typed problems, never an empty answer: `unsupported-url` (422), `content-private` (403), `content-unavailable` (404, or `content-region-locked` 451 when the platform blocks it where we asked from), `login-required` (403: a login wall or bot check), `upstream-rate-limited` (429 with `Retry-After`), `upstream-blocked` (503, `retryable: false`), `extractor-outdated` (502: the platform changed its pages; we log it and fix the reader), `drm-protected` (422). " +
   "A call counts when it answers media. A failed extraction is given back to your month, and a URL refused before anything was fetched never counts. Answers are kept for 5 minutes by the post's canonical URL, so asking again at once is quick and spares the platform. One call reads one post; the body is at most 4 KiB. " +
@@ -71,6 +71,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
   durationSec: 635,
   media: [
     {
+      item: 0,
       url: tunnel("Q3xN"),
       type: "video",
       quality: "2160p60",
@@ -81,6 +82,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 3604480,
     },
     {
+      item: 0,
       url: tunnel("Vb7k"),
       type: "video",
       quality: "1080p60",
@@ -91,6 +93,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 2457600,
     },
     {
+      item: 0,
       url: tunnel("p2Qa"),
       type: "video",
       quality: "1080p60",
@@ -101,6 +104,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 2097152,
     },
     {
+      item: 0,
       url: tunnel("Xk3b"),
       type: "video",
       quality: "720p60",
@@ -111,6 +115,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 1433600,
     },
     {
+      item: 0,
       url: tunnel("Zt9c"),
       type: "video",
       quality: "720p60",
@@ -121,6 +126,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 1228800,
     },
     {
+      item: 0,
       url: tunnel("Hw4e"),
       type: "video",
       quality: "480p",
@@ -131,6 +137,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 716800,
     },
     {
+      item: 0,
       url: tunnel("Rm8s"),
       type: "video",
       quality: "360p",
@@ -140,6 +147,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       hasAudio: true,
     },
     {
+      item: 0,
       url: tunnel("Ty5u"),
       type: "video",
       quality: "360p",
@@ -150,6 +158,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 460800,
     },
     {
+      item: 0,
       url: tunnel("Jd2f"),
       type: "video",
       quality: "144p",
@@ -160,6 +169,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 122880,
     },
     {
+      item: 0,
       url: tunnel("Lq6g"),
       type: "audio",
       quality: "audio 135k",
@@ -170,6 +180,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 296960,
     },
     {
+      item: 0,
       url: tunnel("Nc1h"),
       type: "audio",
       quality: "audio 130k",
@@ -180,6 +191,7 @@ const BIG_BUCK_BUNNY: DownloadAnswer = {
       sizeBytes: 327680,
     },
     {
+      item: 0,
       url: tunnel("Pz0j"),
       type: "audio",
       quality: "audio 53k",

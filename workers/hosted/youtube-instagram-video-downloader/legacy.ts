@@ -15,10 +15,11 @@
  * the platform is the URL's: a bot that sends `type: "instagram"` for every link still gets a
  * YouTube link's media. `user_id` is accepted and not used.
  *
- * `data` lists what plays as it is: videos that carry their sound and images, best first, so
- * `data[0]` is a file a bot can post (YouTube's best is a video-only stream, which would be
- * silent; its muxed 360p comes first here). Only when a post has neither (an audio post) is
- * every media listed.
+ * `data` lists one file per item of the post, in the post's order (a carousel's pictures and
+ * videos, a thread's videos): the item's best file that plays as it is, a video that carries
+ * its sound or an image, so `data[0]` is a file a bot can post (YouTube's best is a video-only
+ * stream, which would be silent; its muxed 360p is chosen here). An item with neither (an
+ * audio post) answers its best file all the same.
  */
 import { z } from "zod";
 import type { LegacyRoute } from "../definition";
@@ -73,15 +74,25 @@ export interface LegacyItem {
   type: "video" | "audio" | "image";
 }
 
-/** `data`: what plays as it is (videos with sound, images), best first as the API ranks them; else everything. */
+/** `data`: one file per item, in the post's order: its best that plays as it is, else its best. */
 export function legacyItems(answer: DownloadAnswer): LegacyItem[] {
-  const playable = answer.media.filter((item) => item.type === "image" || (item.type === "video" && item.hasAudio));
-  return (playable.length > 0 ? playable : answer.media).map((item) => ({
-    url: item.url,
-    // A picture is its own thumbnail; a video's is the post's.
-    thumbnail: item.type === "image" ? item.url : answer.thumbnail,
-    type: item.type,
-  }));
+  const playable = (media: DownloadAnswer["media"][number]) =>
+    media.type === "image" || (media.type === "video" && media.hasAudio);
+  // The answer lists the items in order, each item's files best first (handler.ts).
+  const items = Map.groupBy(answer.media, (media) => media.item);
+  return [...items.values()].flatMap((files) => {
+    const chosen = files.find(playable) ?? files[0];
+    return chosen
+      ? [
+          {
+            url: chosen.url,
+            // A picture is its own thumbnail; a video's is the post's.
+            thumbnail: chosen.type === "image" ? chosen.url : answer.thumbnail,
+            type: chosen.type,
+          },
+        ]
+      : [];
+  });
 }
 
 interface ProfileAnswer {
@@ -129,7 +140,7 @@ export const LegacyAnswerSchema = z.union([
         .optional()
         .meta({ description: "Only for a YouTube link with `with_metadata`: `data` again, as `{ url, thumbnail }`." }),
     })
-    .meta({ description: "A post's files, best first." }),
+    .meta({ description: "A post's files: one per item, in the post's order." }),
   z
     .object({
       success: z.literal(1),
@@ -174,7 +185,7 @@ export const LEGACY_DOWNLOAD_ROUTE: LegacyRoute = {
   input: {
     summary:
       "`video_url` and `type` (`instagram`, `youtube`, `facebook`, `linkedin`, `twitter`, `pinterest`; the link decides the platform), `user_id` (accepted, not used) and `with_metadata`. " +
-      "The answer is `{ success: 1, data: [{ url, thumbnail, type }] }`, where `data` lists the files that play as they are (videos with their sound, images), best first; with a YouTube link and `with_metadata: true`, `message.data` repeats them as `{ url, thumbnail }`. " +
+      "The answer is `{ success: 1, data: [{ url, thumbnail, type }] }`, where `data` lists one file per item of the post in its order (a carousel's or a thread's every item), each the item's best file that plays as it is (a video with its sound, an image); with a YouTube link and `with_metadata: true`, `message.data` repeats them as `{ url, thumbnail }`. " +
       `\`type: "profile_pic"\` with an Instagram profile's link (\`${PINNED_PROFILE}\`) answers \`{ success: 1, profilePic, full_name, bio, followers, following }\`. ` +
       "A failure is the same problem as on the new path, with `success: 0` and `message`.",
     schema: toJsonSchema(LegacyDownloadSchema, "input"),

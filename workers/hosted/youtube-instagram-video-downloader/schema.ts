@@ -34,7 +34,7 @@ export const DownloadInputSchema = z.object({
     }),
   quality: QualityField.default("best").meta({
     description:
-      "`best` answers every quality, best first; `1080`, `720`, `480` or `360` leaves out videos taller than that (the smallest video stays when all are taller); `audio` is `audioOnly: true`. `1080p` is read as `1080`.",
+      "`best` answers every quality, best first; `1080`, `720`, `480` or `360` leaves out each item's videos larger than that on their short side (an item whose videos are all larger keeps its smallest, so no item is lost); `audio` is `audioOnly: true`. `1080p` is read as `1080`.",
   }),
   audioOnly: z.boolean({ error: "audioOnly is true or false." }).default(false).meta({
     description:
@@ -44,6 +44,10 @@ export const DownloadInputSchema = z.object({
 export type DownloadInput = z.output<typeof DownloadInputSchema>;
 
 export const MediaSchema = z.object({
+  item: z.int().nonnegative().meta({
+    description:
+      "Which item of the post this file is, from 0 in the post's order: a carousel's or a thread's items are separate items, and a video's qualities share its item.",
+  }),
   url: z.string().meta({
     description:
       "Where to download it: the platform's own CDN, or, where the platform's URL works only from the address that asked for it (YouTube), a signed tunnel URL on our host that expires in minutes.",
@@ -78,7 +82,7 @@ export const DownloadAnswerSchema = z.object({
   durationSec: z.number().nullable(),
   media: z.array(MediaSchema).meta({
     description:
-      "Best first: videos by size (the short side where width and height are known, else the quality label's number; unknown sizes last), then (at equal sizes) a file with sound before one without, then by bitrate and size; then audio by bitrate; then images in the post's order. A carousel or a thread lists every item.",
+      "Every item of the post (a carousel's or a thread's all) in the post's order, `item` telling them apart; within an item, best first: videos by size (the short side where width and height are known, else the quality label's number; unknown sizes last), then (at equal sizes) a file with sound before one without, then by bitrate and size; then audio by bitrate; then images.",
   }),
 });
 export type DownloadAnswer = z.infer<typeof DownloadAnswerSchema>;

@@ -461,6 +461,94 @@ describe("Social Media Videos Downloader handler over a platform answering what 
     expect(answer.media[1]?.url.startsWith(`https://portico.test${PATH}/tunnel/`)).toBe(true);
   });
 
+  it("keeps every item of a carousel at a capped quality: a 1080×1920 and a 720×1280 video at 720 are both answered", async () => {
+    const video = (item: number, width: number, height: number, quality: string): ExtractedMedia => ({
+      item,
+      url: `https://scontent.cdninstagram.com/${quality}.mp4`,
+      type: "video",
+      quality,
+      width,
+      height,
+      mimeType: "video/mp4",
+      hasAudio: true,
+    });
+    const twoVideos: Extraction = {
+      ok: true,
+      post: {
+        ...(carousel.ok ? carousel.post : ({} as never)),
+        media: [video(0, 1080, 1920, "first-1080"), video(1, 720, 1280, "second-720")],
+      },
+    };
+    const ctx = { ...createTestContext(), social: answering(twoVideos) };
+    const answer = expectJson(
+      await callOperation(download, { url: PINNED_POSTS.instagramCarousel, quality: "720" }, ctx),
+    ) as DownloadAnswer;
+    expect(answer.media.map((media) => [media.item, media.quality])).toEqual([
+      [0, "first-1080"],
+      [1, "second-720"],
+    ]);
+  });
+
+  it("orders each item's renditions best first and keeps the items in the post's order, answering item on each media", async () => {
+    const rendition = (item: number, height: number, hasAudio = true): ExtractedMedia => ({
+      item,
+      url: `https://scontent.cdninstagram.com/${item}-${height}.mp4`,
+      type: "video",
+      quality: `${item}-${height}`,
+      width: Math.round((height * 16) / 9),
+      height,
+      mimeType: "video/mp4",
+      hasAudio,
+    });
+    const picture = { ...image("https://scontent.cdninstagram.com/2.jpg"), item: 2, quality: "2-image" };
+    // The platform's order: item 1's renditions smallest first, item 2 (a picture) between them.
+    const thread: Extraction = {
+      ok: true,
+      post: {
+        ...(carousel.ok ? carousel.post : ({} as never)),
+        media: [
+          rendition(0, 720),
+          rendition(0, 1080),
+          rendition(1, 360),
+          picture,
+          rendition(1, 480, false),
+          rendition(1, 1080, false),
+        ],
+      },
+    };
+    const ctx = { ...createTestContext(), social: answering(thread) };
+    const at = async (input: Record<string, unknown>) =>
+      (
+        expectJson(
+          await callOperation(download, { url: PINNED_POSTS.instagramCarousel, ...input }, ctx),
+        ) as DownloadAnswer
+      ).media.map((media) => [media.item, media.quality]);
+    expect(await at({})).toEqual([
+      [0, "0-1080"],
+      [0, "0-720"],
+      [1, "1-1080"],
+      [1, "1-480"],
+      [1, "1-360"],
+      [2, "2-image"],
+    ]);
+    expect(await at({ quality: "480" })).toEqual([
+      [0, "0-720"],
+      [1, "1-480"],
+      [1, "1-360"],
+      [2, "2-image"],
+    ]);
+    // Sound only: each item's videos with sound; the picture has none.
+    expect(await at({ audioOnly: true })).toEqual([
+      [0, "0-1080"],
+      [0, "0-720"],
+      [1, "1-360"],
+    ]);
+    // A media without `item` is the post's only item, answered as 0.
+    const single = { ...createTestContext(), social: answering(carousel) };
+    const plain = expectJson(await callOperation(download, { url: PINNED_POSTS.instagramCarousel }, single)) as DownloadAnswer;
+    expect(plain.media.map((media) => media.item)).toEqual([0, 0]);
+  });
+
   it("answers content-unavailable, not an empty success, when audioOnly finds no sound", async () => {
     const ctx = { ...createTestContext(), social: answering(carousel) };
     const result = await callOperation(download, { url: PINNED_POSTS.instagramCarousel, audioOnly: true }, ctx);
@@ -563,8 +651,13 @@ describe("Social Media Videos Downloader: properties over the recorded posts", (
           if (!wantsAudio && input.quality !== "best" && videos.length > 1) {
             expect(videos.every((media) => shortSide(media) <= Number(input.quality))).toBe(true);
           }
-          const sizes = videos.map(shortSide);
-          expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+          // Best first within each item; the items in the post's order.
+          const items = answer.media.map((media) => media.item);
+          expect(items).toEqual([...items].sort((a, b) => a - b));
+          for (const item of new Set(items)) {
+            const sizes = videos.filter((media) => media.item === item).map(shortSide);
+            expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+          }
         },
       ),
       { numRuns: 60 },

@@ -21,6 +21,7 @@ const ExtractedPostSchema = z.object({
   media: z
     .array(
       z.object({
+        item: z.number().int().nonnegative().optional(),
         url: z.string(),
         type: z.enum(["video", "audio", "image"]),
         quality: z.string().nullable(),
@@ -37,7 +38,8 @@ const ExtractedPostSchema = z.object({
 }) satisfies z.ZodType<ExtractedPost>;
 
 export function socialCacheKey(canonicalUrl: string): string {
-  return `social:post:v1:${canonicalUrl}`;
+  // v2: media carry `item`; a v1 entry (written without it) would answer a carousel as one item.
+  return `social:post:v2:${canonicalUrl}`;
 }
 
 export async function readCachedPost(kv: KVNamespace, canonicalUrl: string): Promise<ExtractedPost | null> {

@@ -282,6 +282,16 @@ describe("social composition: the cache", () => {
     expect(await readCachedPost(env.CACHE, ref.url)).toEqual(first.ok && first.post);
   });
 
+  it("keeps each media's item, so a carousel read from the cache still tells its items apart", async () => {
+    const extractor = testExtractor(async () => post([{ ...VIDEO, item: 0 }, { ...VIDEO, item: 1 }]));
+    const social = compose(extractor);
+    const ref = freshRef();
+    await social.extract(ref, signal());
+    const cached = await social.extract(ref, signal());
+    expect(extractor.calls).toEqual([ref.id]);
+    expect(cached.ok && cached.post.media.map((media) => media.item)).toEqual([0, 1]);
+  });
+
   it("keeps no failure: a rate limit may lift on the next try", async () => {
     const extractor = testExtractor(async () => ({ ok: false, kind: "upstream-rate-limited", detail: "slow down" }));
     const social = compose(extractor);
