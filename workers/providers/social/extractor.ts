@@ -42,6 +42,17 @@ export function hostMatches(host: string, patterns: readonly string[]): boolean 
   );
 }
 
+/** Whether `url` is an https URL on one of `hosts` (as `hostMatches`): a media or picture URL an answer may name. */
+export function isHttpsOn(url: unknown, hosts: readonly string[]): url is string {
+  if (typeof url !== "string") return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" && hostMatches(parsed.hostname, hosts);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A fetch that refuses (throws `ForeignHostError`) any URL that is not https on one of `hosts`,
  * and follows redirects itself so each hop is judged the same way: a platform answer can never

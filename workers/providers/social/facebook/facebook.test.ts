@@ -148,6 +148,21 @@ describe("Facebook videos", () => {
     expect(legacy.title).toBe("Artemis I Launch to the Moon (Official NASA Broadcast)");
   });
 
+  it("reads a page whose og:title names a character that cannot exist as U+FFFD, not as a changed page", async () => {
+    // &#99999999; and &#x110000; lie past U+10FFFF: String.fromCodePoint throws on them.
+    const odd = LEGACY_VIDEO_PAGE.replace(
+      '<meta property="og:title" content="Artemis I Launch',
+      '<meta property="og:title" content="&#99999999;&#x110000; Artemis I Launch',
+    );
+    expect(odd).not.toBe(LEGACY_VIDEO_PAGE);
+    const { extractor } = setup([
+      patched((_, url) => (url.pathname.startsWith("/NASA/videos/") ? page(odd) : null)),
+    ]);
+    const read = post(await extractor.extract(refOf(FACEBOOK_FIXTURE_URLS.public), never));
+    expect(read.title).toBe("\ufffd\ufffd Artemis I Launch to the Moon (Official NASA Broadcast)");
+    expect(read.media.map((item) => item.quality)).toEqual(["HD", "SD"]);
+  });
+
   it("never answers a media URL off Facebook's CDN", async () => {
     const forged = PINNED_VIDEO_PAGE.replace(
       `"browser_native_hd_url":${JSON.stringify(FACEBOOK_MEDIA.pinnedHd.url).replace(/\//g, "\\/")}`,

@@ -27,26 +27,18 @@ import {
   failureFromStatus,
   ForeignHostError,
   hostGuardedFetch,
-  hostMatches,
+  isHttpsOn,
   MAX_PAGE_BYTES,
   outdated,
   type PlatformExtractor,
   readText,
 } from "../extractor";
+import { BROWSER_PAGE_HEADERS, decodeEntities, metaContent } from "../html";
 
 const PUBLIC_ORIGIN = "https://www.facebook.com";
 const MEDIA_HOSTS = [".fbcdn.net"] as const;
 /** Hosts Facebook's own redirects use: its main host's other faces and the short-link host. */
 const FACEBOOK_HOSTS = ["www.facebook.com", "m.facebook.com", "web.facebook.com", "fb.watch"];
-const PAGE_HEADERS = {
-  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
-  "accept-language": "en-US,en;q=0.5",
-  "sec-fetch-dest": "document",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-site": "none",
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-};
 const ID = /^\d{1,25}$/;
 const SHARE_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -69,15 +61,7 @@ export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
   // Guarded here as well as by the caller: every hop of a share link's redirects stays on Facebook.
   const fetchGuarded = hostGuardedFetch(deps.fetch, apiHosts);
 
-  const onMediaHost = (url: unknown): url is string => {
-    if (typeof url !== "string") return false;
-    try {
-      const parsed = new URL(url);
-      return parsed.protocol === "https:" && hostMatches(parsed.hostname, MEDIA_HOSTS);
-    } catch {
-      return false;
-    }
-  };
+  const onMediaHost = (url: unknown): url is string => isHttpsOn(url, MEDIA_HOSTS);
 
   /** The page to fetch: the canonical URL's path on the configured host, fb.watch as it is. */
   function pageUrlOf(ref: PostRef): string | null {
@@ -151,14 +135,14 @@ export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
     const thumbnail = [
       asObject(asObject(video.preferred_thumbnail)?.image)?.uri,
       asObject(video.thumbnailImage)?.uri,
-      decodeEntities(meta(html, "og:image") ?? ""),
+      metaContent(html, "og:image"),
     ].find(onMediaHost);
     const durationMs = numberOf(video.playable_duration_in_ms);
     const durationSec = durationMs !== null ? durationMs / 1000 : numberOf(video.length_in_second);
     const title =
       (typeof video.name === "string" && video.name) ||
       (typeof asObject(video.title)?.text === "string" && (asObject(video.title)?.text as string)) ||
-      decodeEntities(meta(html, "og:title") ?? "").replace(/\s*\|\s*Facebook$/, "") ||
+      (metaContent(html, "og:title") ?? "").replace(/\s*\|\s*Facebook$/, "") ||
       null;
     return {
       platform: "facebook",
@@ -191,7 +175,7 @@ export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
       if (!pageUrl) return unavailable("Facebook has no video at that link.");
       let response: Response;
       try {
-        response = await fetchGuarded(pageUrl, { headers: PAGE_HEADERS, signal });
+        response = await fetchGuarded(pageUrl, { headers: BROWSER_PAGE_HEADERS, signal });
       } catch (error) {
         if (!(error instanceof ForeignHostError)) throw error;
         // A share link may lead anywhere a post links to; we follow it only on Facebook.
@@ -339,11 +323,10 @@ function legacyMedia(html: string): ExtractedMedia[] {
 
 /** The page's canonical URL: where its response came from if a redirect told us, else its `<link rel="canonical">` or og:url. */
 function canonicalUrlOf(html: string, responseUrl: string): string | null {
-  const candidates = [responseUrl, /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1], meta(html, "og:url")];
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    const url = decodeEntities(candidate);
-    if (isFacebookUrl(url) && idOf(url)) return url;
+  const link = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+  const candidates = [responseUrl, link && decodeEntities(link), metaContent(html, "og:url")];
+  for (const url of candidates) {
+    if (url && isFacebookUrl(url) && idOf(url)) return url;
   }
   return null;
 }
@@ -381,12 +364,7 @@ function handleOf(url: string | null): string | null {
 }
 
 function isFacebookUrl(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "https:" && hostMatches(parsed.hostname, [".facebook.com"]);
-  } catch {
-    return false;
-  }
+  return isHttpsOn(url, [".facebook.com"]);
 }
 
 function videoIdOf(video: Json): string | null {
@@ -395,24 +373,6 @@ function videoIdOf(video: Json): string | null {
     if ((typeof value === "string" || typeof value === "number") && ID.test(String(value))) return String(value);
   }
   return null;
-}
-
-function meta(html: string, property: string): string | null {
-  return (
-    new RegExp(`<meta property="${property}" content="([^"]*)"`).exec(html)?.[1] ??
-    new RegExp(`<meta content="([^"]*)" property="${property}"`).exec(html)?.[1] ??
-    null
-  );
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
 }
 
 function asObject(value: unknown): Json | null {

@@ -31,13 +31,14 @@ import {
   failureFromStatus,
   ForeignHostError,
   hostGuardedFetch,
-  hostMatches,
+  isHttpsOn,
   MAX_JSON_BYTES,
   MAX_PAGE_BYTES,
   outdated,
   type PlatformExtractor,
   readText,
 } from "../extractor";
+import { BROWSER_PAGE_HEADERS, BROWSER_USER_AGENT, imageMimeTypeOf } from "../html";
 
 /** The web app's id: Instagram refuses its JSON endpoints to a request without it. */
 export const INSTAGRAM_WEB_APP_ID = "936619743392459";
@@ -47,16 +48,6 @@ const POST_QUERY_NAME = "PolarisPostActionLoadPostQueryQuery";
 
 const PUBLIC_ORIGIN = "https://www.instagram.com";
 const MEDIA_HOSTS = [".cdninstagram.com", ".fbcdn.net"] as const;
-const BROWSER_AGENT =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-const PAGE_HEADERS = {
-  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-  "accept-language": "en-US,en;q=0.9",
-  "sec-fetch-dest": "document",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-site": "none",
-  "user-agent": BROWSER_AGENT,
-};
 const SHORTCODE = /^[A-Za-z0-9_-]{5,64}$/;
 const USERNAME = /^[A-Za-z0-9._]{1,30}$/;
 
@@ -122,19 +113,11 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
   // Guarded here as well as by the caller: every hop of every redirect stays on Instagram.
   const fetchGuarded = hostGuardedFetch(deps.fetch, apiHosts);
 
-  const onMediaHost = (url: string | null | undefined): url is string => {
-    if (!url) return false;
-    try {
-      const parsed = new URL(url);
-      return parsed.protocol === "https:" && hostMatches(parsed.hostname, MEDIA_HOSTS);
-    } catch {
-      return false;
-    }
-  };
+  const onMediaHost = (url: string | null | undefined): url is string => isHttpsOn(url, MEDIA_HOSTS);
 
   async function readEmbed(ref: PostRef, signal: AbortSignal): Promise<{ step: Step; tokens: Tokens }> {
     const tokens: Tokens = { lsd: randomToken(), csrf: null };
-    const response = await fetchGuarded(`${www}/p/${ref.id}/embed/captioned/`, { headers: PAGE_HEADERS, signal });
+    const response = await fetchGuarded(`${www}/p/${ref.id}/embed/captioned/`, { headers: BROWSER_PAGE_HEADERS, signal });
     const html = await readText(response, MAX_PAGE_BYTES);
     const early = readFailureAnswer(response, html, "embed page");
     if (early) return { step: early, tokens };
@@ -219,7 +202,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
     return {
       accept: "*/*",
       "accept-language": "en-US,en;q=0.9",
-      "user-agent": BROWSER_AGENT,
+      "user-agent": BROWSER_USER_AGENT,
       "x-ig-app-id": INSTAGRAM_WEB_APP_ID,
       "x-fb-lsd": tokens.lsd,
       "x-asbd-id": "129477",
@@ -269,7 +252,7 @@ export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
       quality: "original",
       width,
       height,
-      mimeType: imageMimeType(node.display_url),
+      mimeType: imageMimeTypeOf(node.display_url),
       hasAudio: false,
     };
   }
@@ -453,14 +436,6 @@ function parseJson(text: string): unknown {
   } catch {
     return null;
   }
-}
-
-function imageMimeType(url: string): string {
-  const path = new URL(url).pathname.toLowerCase();
-  if (path.endsWith(".webp")) return "image/webp";
-  if (path.endsWith(".png")) return "image/png";
-  if (path.endsWith(".heic")) return "image/heic";
-  return "image/jpeg";
 }
 
 /** A fresh LSD-shaped token, sent when the embed page gave none (cobalt does the same). */

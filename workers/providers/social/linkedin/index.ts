@@ -17,14 +17,7 @@ import {
   type PlatformExtractor,
   readText,
 } from "../extractor";
-
-/** LinkedIn serves its guest pages to browsers; a bare client is more often walled. */
-const BROWSER_HEADERS = {
-  accept: "text/html,application/xhtml+xml",
-  "accept-language": "en-US,en;q=0.9",
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-};
+import { attribute, BROWSER_PAGE_HEADERS, decodeEntities, metaContent } from "../html";
 
 const URN_KINDS = new Set(["activity", "ugcPost", "share"]);
 
@@ -39,7 +32,8 @@ export function linkedinExtractor(deps: ExtractorDeps): PlatformExtractor {
       const kind = URN_KINDS.has(ref.kind) ? ref.kind : "activity";
       const response = await deps.fetch(`${www}/embed/feed/update/urn:li:${kind}:${ref.id}`, {
         signal,
-        headers: BROWSER_HEADERS,
+        // LinkedIn serves its guest pages to browsers; a bare client is more often walled.
+        headers: BROWSER_PAGE_HEADERS,
       });
       if (response.status === 999) {
         await response.body?.cancel();
@@ -201,31 +195,9 @@ function gone(): ExtractionFailure {
   };
 }
 
-/** An attribute's value from one tag, entities decoded; null when absent. */
-function attribute(tag: string, name: string): string | null {
-  const match = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
-  return match?.[1] === undefined ? null : decodeEntities(match[1]);
-}
-
-function metaContent(html: string, property: string): string | null {
-  const tag = new RegExp(`<meta\\b[^>]*property="${property}"[^>]*>`).exec(html)?.[0];
-  return tag ? attribute(tag, "content") : null;
-}
-
 /** Markup to its text: tags dropped, `<br>` as a space, entities decoded, whitespace collapsed. */
 function textOf(markup: string): string {
   return decodeEntities(markup.replace(/<br\s*\/?>/gi, " ").replace(/<[^>]+>/g, ""))
     .replace(/\s+/g, " ")
     .trim();
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|quot|amp|lt|gt|apos|nbsp);/gi, (_, entity: string) => {
-    const name = entity.toLowerCase();
-    if (name.startsWith("#")) {
-      const code = name.startsWith("#x") ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
-    }
-    return { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'", nbsp: " " }[name] ?? "";
-  });
 }

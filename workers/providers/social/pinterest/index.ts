@@ -22,13 +22,7 @@ import {
   readJson,
   readText,
 } from "../extractor";
-
-const PAGE_HEADERS = {
-  accept: "text/html,application/xhtml+xml",
-  "accept-language": "en-US,en;q=0.9",
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-};
+import { BROWSER_PAGE_HEADERS, imageMimeTypeOf } from "../html";
 
 const ImageSchema = z.object({ url: z.string(), width: z.number().optional(), height: z.number().optional() });
 const ImagesSchema = z.record(z.string(), ImageSchema.nullable().optional());
@@ -134,7 +128,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
     async extract(ref: PostRef, signal: AbortSignal): Promise<Extraction> {
       if (ref.kind === "share") {
         if (!/^[A-Za-z0-9_-]{1,64}$/.test(ref.id)) return gone();
-        const response = await deps.fetch(`https://pin.it/${ref.id}`, { signal, headers: PAGE_HEADERS });
+        const response = await deps.fetch(`https://pin.it/${ref.id}`, { signal, headers: BROWSER_PAGE_HEADERS });
         if (response.status !== 200) return fromPage(response, "", signal);
         // The pin's id is in the address we were sent to, or (when that is not at hand) in the
         // page's canonical link: the page itself is the pin's, so it is read without a refetch.
@@ -145,7 +139,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
         return fromPage(new Response(html, { status: 200 }), id, signal);
       }
       if (!/^\d{1,25}$/.test(ref.id)) return gone();
-      const response = await deps.fetch(`${www}/pin/${ref.id}/`, { signal, headers: PAGE_HEADERS });
+      const response = await deps.fetch(`${www}/pin/${ref.id}/`, { signal, headers: BROWSER_PAGE_HEADERS });
       return fromPage(response, ref.id, signal);
     },
   };
@@ -226,7 +220,7 @@ function postOf(pin: Pin): Extraction {
       quality: "original",
       width: image.width ?? null,
       height: image.height ?? null,
-      mimeType: imageMimeType(image.url),
+      mimeType: imageMimeTypeOf(image.url),
       hasAudio: false,
     });
   };
@@ -273,11 +267,6 @@ function largest(images: z.infer<typeof ImagesSchema> | null | undefined) {
   if (orig) return orig;
   const sizes = Object.values(images).filter((image) => image != null);
   return sizes.sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0] ?? null;
-}
-
-function imageMimeType(url: string): string {
-  const ext = /\.(\w+)$/.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-  return ext === "png" ? "image/png" : ext === "gif" ? "image/gif" : ext === "webp" ? "image/webp" : "image/jpeg";
 }
 
 function gone(): ExtractionFailure {

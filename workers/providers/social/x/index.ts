@@ -27,6 +27,7 @@ import {
   type PlatformExtractor,
   readJson,
 } from "../extractor";
+import { imageMimeTypeOf } from "../html";
 
 /**
  * The token the embed widget sends with `tweet-result`: the id over 1e15 times π, written in
@@ -245,7 +246,7 @@ function postOf(id: string, facts: TweetFacts): Extraction {
         quality: "original",
         width: item.original_info?.width ?? null,
         height: item.original_info?.height ?? null,
-        mimeType: imageMimeType(item.media_url_https),
+        mimeType: imageMimeTypeOf(item.media_url_https),
         hasAudio: false,
       });
       continue;
@@ -297,11 +298,6 @@ function postOf(id: string, facts: TweetFacts): Extraction {
 function titleOf(text: string | null): string | null {
   const title = (text ?? "").replace(/(\s*https:\/\/t\.co\/\w+)+\s*$/, "").trim();
   return title || null;
-}
-
-function imageMimeType(url: string): string {
-  const ext = /\.(\w+)$/.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-  return ext === "png" ? "image/png" : ext === "webp" ? "image/webp" : "image/jpeg";
 }
 
 /**
