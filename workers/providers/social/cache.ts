@@ -2,7 +2,8 @@
  * Successful extractions kept in KV by the post's canonical URL (`PostRef.url`, which the
  * recogniser builds the same for every spelling of a post) for a few minutes: bots ask for the
  * same viral post many times in a row, and each ask costs the platform's patience (rate limits,
- * blocks). Failures are not kept: a rate limit or a wall may lift on the next try. Values are
+ * blocks). Failures are not kept: a rate limit or a wall may lift on the next try; nor, live, is
+ * a post with media bound to the address that asked (index.ts decides). Values are
  * parsed on read, so an entry written by an older shape is a miss, not a crash.
  */
 import { z } from "zod";

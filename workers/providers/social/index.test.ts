@@ -292,6 +292,23 @@ describe("social composition: the cache", () => {
     expect(cached.ok && cached.post.media.map((media) => media.item)).toEqual([0, 1]);
   });
 
+  it("keeps no live post with media bound to the address that asked: another location's tunnel could not use them", async () => {
+    const extractor = testExtractor(async () => post([{ ...VIDEO, boundToRequester: true }]));
+    const live = compose(extractor);
+    const ref = freshRef();
+    await live.extract(ref, signal());
+    await live.extract(ref, signal());
+    expect(extractor.calls).toEqual([ref.id, ref.id]);
+    expect(await env.CACHE.get(socialCacheKey(ref.url))).toBeNull();
+    // Fake mode marks every media bound, but its CDNs are inside every Worker: kept.
+    const recorded = testExtractor(async () => post([VIDEO]));
+    const fake = compose(recorded, { bindAllMedia: true });
+    const fakeRef = freshRef();
+    await fake.extract(fakeRef, signal());
+    await fake.extract(fakeRef, signal());
+    expect(recorded.calls).toEqual([fakeRef.id]);
+  });
+
   it("keeps no failure: a rate limit may lift on the next try", async () => {
     const extractor = testExtractor(async () => ({ ok: false, kind: "upstream-rate-limited", detail: "slow down" }));
     const social = compose(extractor);

@@ -12,7 +12,10 @@
  *   aborted) is thrown on, for the gateway to answer.
  * - `extractor-outdated` is logged with the platform, what was missing and a SHA-256 prefix of
  *   the canonical URL, so it can be reproduced without logging what the caller asked for.
- * - Successful extractions are kept in KV by canonical URL for a few minutes (cache.ts).
+ * - Successful extractions are kept in KV by canonical URL for a few minutes (cache.ts), but
+ *   live, not a post with media bound to the address that asked (YouTube's googlevideo `ip=`):
+ *   KV is global, and a post read from another location's address would hand this one's tunnel
+ *   URLs it cannot fetch (decision 052). Fake mode's bound media are served inside every Worker.
  * - In fake mode the recorded CDNs exist only inside the Worker, so every media is marked
  *   `boundToRequester`, and so are a thumbnail and a profile picture on the platform's media
  *   hosts: the API answers tunnel URLs, and the live demo's links and images work in a browser.
@@ -160,7 +163,9 @@ export function createSocialMedia(options: {
       if (cached) return { ok: true, post: cached };
       const extraction = await guard(ref.platform, signal, () => extractor.extract(ref, signal));
       const checked = await checkExtraction(extractor, ref, extraction, options.bindAllMedia === true);
-      if (checked.ok) await writeCachedPost(options.kv, ref.url, checked.post);
+      if (checked.ok && (options.bindAllMedia === true || !checked.post.media.some((item) => item.boundToRequester))) {
+        await writeCachedPost(options.kv, ref.url, checked.post);
+      }
       return checked;
     },
     async profile(username, signal): Promise<ProfileExtraction> {
