@@ -80,6 +80,16 @@ export interface ExchangeRates {
 export const PLATFORMS = ["youtube", "instagram", "facebook", "x", "linkedin", "pinterest"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
+/** Each platform's name as its users write it, for the sentences the API answers. */
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  youtube: "YouTube",
+  instagram: "Instagram",
+  facebook: "Facebook",
+  x: "X",
+  linkedin: "LinkedIn",
+  pinterest: "Pinterest",
+};
+
 /**
  * A post URL recognised as one platform's (workers/hosted/youtube-instagram-video-downloader/
  * recognise.ts): the post's id and the canonical URL built from it, with every tracking

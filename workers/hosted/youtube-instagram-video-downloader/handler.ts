@@ -4,19 +4,10 @@
  * (ctx.social), arranged for the asked quality best first, and each media bound to the
  * requester's address replaced by a tunnel URL on our host (decision 052).
  */
-import type { ExtractedMedia, ExtractedPost, ExtractionFailure, Platform } from "../capabilities";
+import { PLATFORM_NAMES, type ExtractedMedia, type ExtractedPost, type ExtractionFailure } from "../capabilities";
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { recognisePostUrl } from "./recognise";
 import type { DownloadAnswer, DownloadInput, Media } from "./schema";
-
-const PLATFORM_NAMES: Record<Platform, string> = {
-  youtube: "YouTube",
-  instagram: "Instagram",
-  facebook: "Facebook",
-  x: "X",
-  linkedin: "LinkedIn",
-  pinterest: "Pinterest",
-};
 
 /** When the platform throttled us without saying for how long. */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;

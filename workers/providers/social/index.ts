@@ -23,13 +23,14 @@
  *   does not serve) stays as it is. Live, nothing is marked here: the extractors say what is bound.
  */
 import type { Config } from "~workers/config";
-import type {
-  Extraction,
-  ExtractionFailure,
-  Platform,
-  PostRef,
-  ProfileExtraction,
-  SocialMedia,
+import {
+  PLATFORM_NAMES,
+  type Extraction,
+  type ExtractionFailure,
+  type Platform,
+  type PostRef,
+  type ProfileExtraction,
+  type SocialMedia,
 } from "~workers/hosted/capabilities";
 import { lazyFetch } from "../fakes";
 import { readCachedPost, writeCachedPost } from "./cache";
@@ -44,7 +45,6 @@ import {
   hostGuardedFetch,
   hostMatches,
   outdated,
-  PLATFORM_NAMES,
   type ExtractorDeps,
   type PlatformExtractor,
 } from "./extractor";
