@@ -57,20 +57,33 @@ export function isHttpsOn(url: unknown, hosts: readonly string[]): url is string
  * A fetch that refuses (throws `ForeignHostError`) any URL that is not https on one of `hosts`,
  * and follows redirects itself so each hop is judged the same way: a platform answer can never
  * send us to a host that is not the platform's.
+ *
+ * A caller that asks for `redirect: "manual"` gets the 3xx back unfollowed, as from `fetch`.
+ * That is what lets guards nest: an extractor's own guard over its API hosts, built on the
+ * composition's guard over API and media hosts (index.ts), sees every hop and judges it by the
+ * narrower list, so a page's redirect cannot land on a media CDN and be read as a page, while
+ * each hop still passes the wider guard too.
  */
 export function hostGuardedFetch(base: typeof fetch, hosts: readonly string[], maxRedirects = 5): typeof fetch {
   return async (input, init) => {
     let request = new Request(input, { ...init, redirect: "manual" });
+    const manual = (init?.redirect ?? (input instanceof Request ? input.redirect : "follow")) === "manual";
     for (let hop = 0; ; hop++) {
       const url = new URL(request.url);
       if (url.protocol !== "https:" || !hostMatches(url.hostname, hosts)) throw new ForeignHostError(url.hostname);
       const response = await base(request);
       const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || !location || hop >= maxRedirects) return response;
+      if (manual || response.status < 300 || response.status >= 400 || !location || hop >= maxRedirects)
+        return response;
       await response.body?.cancel();
       // A redirect repeats a GET or HEAD; any other method's redirect is answered as it came.
       if (request.method !== "GET" && request.method !== "HEAD") return response;
-      request = new Request(new URL(location, url), { method: request.method, headers: request.headers, signal: request.signal, redirect: "manual" });
+      request = new Request(new URL(location, url), {
+        method: request.method,
+        headers: request.headers,
+        signal: request.signal,
+        redirect: "manual",
+      });
     }
   };
 }

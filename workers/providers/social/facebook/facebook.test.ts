@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Extraction, PostRef } from "~workers/hosted/capabilities";
+import { hostGuardedFetch, type PlatformExtractor } from "../extractor";
 import { createFakeSocialFetch, type FakePlatform } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
 import { fakeFacebook } from "./fake";
@@ -155,9 +156,7 @@ describe("Facebook videos", () => {
       '<meta property="og:title" content="&#99999999;&#x110000; Artemis I Launch',
     );
     expect(odd).not.toBe(LEGACY_VIDEO_PAGE);
-    const { extractor } = setup([
-      patched((_, url) => (url.pathname.startsWith("/NASA/videos/") ? page(odd) : null)),
-    ]);
+    const { extractor } = setup([patched((_, url) => (url.pathname.startsWith("/NASA/videos/") ? page(odd) : null))]);
     const read = post(await extractor.extract(refOf(FACEBOOK_FIXTURE_URLS.public), never));
     expect(read.title).toBe("\ufffd\ufffd Artemis I Launch to the Moon (Official NASA Broadcast)");
     expect(read.media.map((item) => item.quality)).toEqual(["HD", "SD"]);
@@ -275,6 +274,38 @@ describe("Facebook share links", () => {
       kind: "content-unavailable",
     });
     expect(asked).toEqual(["GET www.facebook.com/share/v/1OffSiTe00/"]);
+  });
+
+  it("follows a share link only onto Facebook's pages, even under the composition's wider guard: a hop to its CDN is not read as a page", async () => {
+    // As index.ts composes it: the extractor's fetch is guarded over its API and media hosts.
+    const asked: string[] = [];
+    const fake = createFakeSocialFetch([
+      patched((_, url) =>
+        url.pathname === "/share/v/1ToCdn0000/"
+          ? new Response(null, { status: 302, headers: { location: FACEBOOK_MEDIA.pinnedHd.url } })
+          : null,
+      ),
+    ]);
+    const recording: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      asked.push(new URL(request.url).host);
+      return fake(request);
+    };
+    const holder: { extractor?: PlatformExtractor } = {};
+    const extractor = facebookExtractor({
+      baseUrls: { www: "https://www.facebook.com" },
+      fetch: (input, init) =>
+        hostGuardedFetch(recording, [...(holder.extractor?.apiHosts ?? []), ...(holder.extractor?.mediaHosts ?? [])])(
+          input,
+          init,
+        ),
+    });
+    holder.extractor = extractor;
+    expect(await extractor.extract(refOf("https://www.facebook.com/share/v/1ToCdn0000/"), never)).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+    });
+    expect(asked).toEqual(["www.facebook.com"]);
   });
 
   it("says a share link Facebook does not know is unavailable", async () => {

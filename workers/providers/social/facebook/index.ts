@@ -58,7 +58,9 @@ interface Found {
 export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = baseUrl(deps, "www");
   const apiHosts = [...new Set([new URL(www).hostname, ...FACEBOOK_HOSTS])];
-  // Guarded here as well as by the caller: every hop of a share link's redirects stays on Facebook.
+  // The fetch we are given (index.ts) admits Facebook's pages and its CDN; this guard, nested in
+  // it, judges every hop of a page's or share link's redirects against the page hosts alone
+  // (hostGuardedFetch hands a nested guard each 3xx), so no hop lands on the CDN as a page.
   const fetchGuarded = hostGuardedFetch(deps.fetch, apiHosts);
 
   const onMediaHost = (url: unknown): url is string => isHttpsOn(url, MEDIA_HOSTS);

@@ -110,14 +110,19 @@ interface Tokens {
 export function instagramExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = baseUrl(deps, "www");
   const apiHosts = [new URL(www).hostname];
-  // Guarded here as well as by the caller: every hop of every redirect stays on Instagram.
+  // The fetch we are given (index.ts) admits Instagram's pages and its CDNs; this guard, nested
+  // in it, judges every hop of a redirect against the page hosts alone (hostGuardedFetch hands a
+  // nested guard each 3xx), so no answer is read from a CDN as a page.
   const fetchGuarded = hostGuardedFetch(deps.fetch, apiHosts);
 
   const onMediaHost = (url: string | null | undefined): url is string => isHttpsOn(url, MEDIA_HOSTS);
 
   async function readEmbed(ref: PostRef, signal: AbortSignal): Promise<{ step: Step; tokens: Tokens }> {
     const tokens: Tokens = { lsd: randomToken(), csrf: null };
-    const response = await fetchGuarded(`${www}/p/${ref.id}/embed/captioned/`, { headers: BROWSER_PAGE_HEADERS, signal });
+    const response = await fetchGuarded(`${www}/p/${ref.id}/embed/captioned/`, {
+      headers: BROWSER_PAGE_HEADERS,
+      signal,
+    });
     const html = await readText(response, MAX_PAGE_BYTES);
     const early = readFailureAnswer(response, html, "embed page");
     if (early) return { step: early, tokens };

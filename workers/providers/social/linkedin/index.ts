@@ -12,6 +12,7 @@ import type { ExtractedMedia, Extraction, ExtractionFailure, PostRef } from "~wo
 import {
   type ExtractorDeps,
   failureFromStatus,
+  hostGuardedFetch,
   MAX_PAGE_BYTES,
   outdated,
   type PlatformExtractor,
@@ -23,14 +24,18 @@ const URN_KINDS = new Set(["activity", "ugcPost", "share"]);
 
 export function linkedinExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = deps.baseUrls.www ?? "https://www.linkedin.com";
+  const apiHosts = [new URL(www).hostname];
+  // The fetch we are given (index.ts) also admits LinkedIn's CDN; this guard, nested in it,
+  // judges every hop of a redirect (the sign-in wall's among them) against the page host alone.
+  const fetchPage = hostGuardedFetch(deps.fetch, apiHosts);
   return {
     platform: "linkedin",
-    apiHosts: [new URL(www).hostname],
+    apiHosts,
     mediaHosts: [".licdn.com"],
     async extract(ref: PostRef, signal: AbortSignal): Promise<Extraction> {
       if (!/^\d{1,25}$/.test(ref.id)) return gone();
       const kind = URN_KINDS.has(ref.kind) ? ref.kind : "activity";
-      const response = await deps.fetch(`${www}/embed/feed/update/urn:li:${kind}:${ref.id}`, {
+      const response = await fetchPage(`${www}/embed/feed/update/urn:li:${kind}:${ref.id}`, {
         signal,
         // LinkedIn serves its guest pages to browsers; a bare client is more often walled.
         headers: BROWSER_PAGE_HEADERS,

@@ -5,7 +5,8 @@
  * `story_pin_data` pages of video and image blocks, a carousel's slots and `images.orig`.
  * Pinterest serves some requests the same page with its data in Relay's camelCase form instead;
  * then the pin is asked of the PinResource endpoint yt-dlp reads, which answers the same
- * snake_case pin. A pin.it short link is followed on Pinterest's own hosts to the pin it names.
+ * snake_case pin. A pin.it short link is followed to the pin it names, each hop checked here
+ * against Pinterest's page hosts (not its media CDN).
  *
  * Only progressive mp4 renditions are listed: an HLS playlist is no file a client can fetch with
  * one GET. Every pin has an image, so a pin with none means its shape is not what we read.
@@ -15,6 +16,8 @@ import type { ExtractedMedia, Extraction, ExtractionFailure, PostRef } from "~wo
 import {
   type ExtractorDeps,
   failureFromStatus,
+  ForeignHostError,
+  hostGuardedFetch,
   MAX_JSON_BYTES,
   MAX_PAGE_BYTES,
   outdated,
@@ -79,12 +82,18 @@ const ReduxSchema = z.object({ initialReduxState: z.object({ pins: z.record(z.st
 
 export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = deps.baseUrls.www ?? "https://www.pinterest.com";
+  // A short link's last hop may land on a regional subdomain (in.pinterest.com), as may the
+  // pin page itself when Pinterest sends a country's visitors to theirs.
+  const apiHosts = [new URL(www).hostname, "pin.it", "api.pinterest.com", ".pinterest.com"];
+  // Every hop of a page's or a short link's redirects is judged here against the page hosts:
+  // the fetch we are given (index.ts) also admits the media CDN, where no page lives.
+  const fetchPage = hostGuardedFetch(deps.fetch, apiHosts);
 
   /** The pin as the PinResource endpoint answers it (yt-dlp's route). */
   async function fromResource(id: string, signal: AbortSignal): Promise<Extraction> {
     const data = JSON.stringify({ options: { field_set_key: "unauth_react_main_pin", id }, context: {} });
     const query = new URLSearchParams({ source_url: `/pin/${id}/`, data });
-    const response = await deps.fetch(`${www}/resource/PinResource/get/?${query}`, {
+    const response = await fetchPage(`${www}/resource/PinResource/get/?${query}`, {
       signal,
       headers: {
         accept: "application/json",
@@ -121,14 +130,19 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
 
   return {
     platform: "pinterest",
-    // A short link's last hop may land on a regional subdomain (in.pinterest.com), as may the
-    // pin page itself when Pinterest sends a country's visitors to theirs.
-    apiHosts: [new URL(www).hostname, "pin.it", "api.pinterest.com", ".pinterest.com"],
+    apiHosts,
     mediaHosts: [".pinimg.com"],
     async extract(ref: PostRef, signal: AbortSignal): Promise<Extraction> {
       if (ref.kind === "share") {
         if (!/^[A-Za-z0-9_-]{1,64}$/.test(ref.id)) return gone();
-        const response = await deps.fetch(`https://pin.it/${ref.id}`, { signal, headers: BROWSER_PAGE_HEADERS });
+        let response: Response;
+        try {
+          response = await fetchPage(`https://pin.it/${ref.id}`, { signal, headers: BROWSER_PAGE_HEADERS });
+        } catch (error) {
+          if (!(error instanceof ForeignHostError)) throw error;
+          // Where a short link leads is its maker's choice: off Pinterest's pages, there is no pin.
+          return gone("That pin.it link leads away from Pinterest, not to a pin on it.");
+        }
         if (response.status !== 200) return fromPage(response, "", signal);
         // The pin's id is in the address we were sent to, or (when that is not at hand) in the
         // page's canonical link: the page itself is the pin's, so it is read without a refetch.
@@ -139,7 +153,7 @@ export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
         return fromPage(new Response(html, { status: 200 }), id, signal);
       }
       if (!/^\d{1,25}$/.test(ref.id)) return gone();
-      const response = await deps.fetch(`${www}/pin/${ref.id}/`, { signal, headers: BROWSER_PAGE_HEADERS });
+      const response = await fetchPage(`${www}/pin/${ref.id}/`, { signal, headers: BROWSER_PAGE_HEADERS });
       return fromPage(response, ref.id, signal);
     },
   };
@@ -269,10 +283,6 @@ function largest(images: z.infer<typeof ImagesSchema> | null | undefined) {
   return sizes.sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0] ?? null;
 }
 
-function gone(): ExtractionFailure {
-  return {
-    ok: false,
-    kind: "content-unavailable",
-    detail: "Pinterest has no such pin: it was deleted or never existed.",
-  };
+function gone(detail = "Pinterest has no such pin: it was deleted or never existed."): ExtractionFailure {
+  return { ok: false, kind: "content-unavailable", detail };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Extraction, PostRef } from "~workers/hosted/capabilities";
-import { ForeignHostError, hostGuardedFetch, hostMatches, type PlatformExtractor } from "../extractor";
+import { hostGuardedFetch, hostMatches, type PlatformExtractor } from "../extractor";
 import { createFakeSocialFetch } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
 import { fakePinterest } from "./fake";
@@ -182,8 +182,45 @@ describe("pinterestExtractor over the recorded Pinterest", () => {
         ? new Response(null, { status: 302, headers: { location: "https://evil.example/pin/1/" } })
         : new Response("should not be reached");
     const { extract, calls } = harness(offsite);
-    await expect(extract("https://pin.it/AbCd123")).rejects.toBeInstanceOf(ForeignHostError);
+    // Where a short link leads is the link's doing, not a change in Pinterest's pages.
+    expect(await extract("https://pin.it/AbCd123")).toMatchObject({ ok: false, kind: "content-unavailable" });
     expect(calls).toEqual(["https://pin.it/AbCd123"]);
+  });
+
+  it("follows a short link only onto Pinterest's pages, even under the composition's wider guard: a hop to its CDN is not read as a page", async () => {
+    const toCdn: typeof fetch = async (input) => {
+      const url = new URL(new Request(input).url);
+      if (url.hostname === "pin.it")
+        return new Response(null, {
+          status: 302,
+          headers: { location: "https://i.pinimg.com/originals/aa/bb/cc/x.png" },
+        });
+      return new Response(
+        '<script id="__PWS_INITIAL_PROPS__">{}</script><link rel="canonical" href="https://www.pinterest.com/pin/1055599907085577/">',
+      );
+    };
+    const calls: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      calls.push(new URL(request.url).hostname);
+      return toCdn(request);
+    };
+    // As index.ts composes it: the extractor's fetch is guarded over its API and media hosts.
+    const holder: { extractor?: PlatformExtractor } = {};
+    const extractor = pinterestExtractor({
+      baseUrls: { www: "https://www.pinterest.com" },
+      fetch: (input, init) =>
+        hostGuardedFetch(recording, [...(holder.extractor?.apiHosts ?? []), ...(holder.extractor?.mediaHosts ?? [])])(
+          input,
+          init,
+        ),
+    });
+    holder.extractor = extractor;
+    expect(await extractor.extract(refOf("https://pin.it/AbCd123"), AbortSignal.timeout(5000))).toMatchObject({
+      ok: false,
+      kind: "content-unavailable",
+    });
+    expect(calls).toEqual(["pin.it"]);
   });
 
   it("answers a deleted pin (PinNotFound in the page, or a 404) as content-unavailable", async () => {

@@ -22,6 +22,7 @@ import type {
 import {
   type ExtractorDeps,
   failureFromStatus,
+  hostGuardedFetch,
   MAX_JSON_BYTES,
   outdated,
   type PlatformExtractor,
@@ -121,10 +122,14 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
   const syndication = deps.baseUrls.syndication ?? "https://cdn.syndication.twimg.com";
   const api = deps.baseUrls.api ?? "https://api.x.com";
   const now = deps.now ?? Date.now;
+  const apiHosts = [new URL(syndication).hostname, new URL(api).hostname];
+  // The fetch we are given (index.ts) also admits X's media CDNs; this guard, nested in it,
+  // judges every hop of a redirect against the API hosts alone, so no answer is read from a CDN.
+  const fetchApi = hostGuardedFetch(deps.fetch, apiHosts);
 
   async function fromSyndication(id: string, signal: AbortSignal): Promise<Step> {
     const url = `${syndication}/tweet-result?id=${id}&lang=en&token=${syndicationToken(id)}`;
-    const response = await deps.fetch(url, { signal, headers: { accept: "application/json" } });
+    const response = await fetchApi(url, { signal, headers: { accept: "application/json" } });
     if (response.status !== 200) {
       await response.body?.cancel();
       return { settled: false, failure: failureOf(response, now) };
@@ -154,7 +159,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       "x-twitter-active-user": "yes",
       "x-twitter-client-language": "en",
     };
-    const activation = await deps.fetch(`${api}/1.1/guest/activate.json`, { method: "POST", signal, headers });
+    const activation = await fetchApi(`${api}/1.1/guest/activate.json`, { method: "POST", signal, headers });
     if (activation.status !== 200) {
       await activation.body?.cancel();
       return failureOf(activation, now);
@@ -167,7 +172,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
       features: JSON.stringify(GRAPHQL_FEATURES),
       fieldToggles: JSON.stringify({ withArticleRichContentState: false }),
     });
-    const response = await deps.fetch(`${api}/graphql/${X_TWEET_QUERY}?${query}`, {
+    const response = await fetchApi(`${api}/graphql/${X_TWEET_QUERY}?${query}`, {
       signal,
       headers: { ...headers, "x-guest-token": guest.data.guest_token },
     });
@@ -212,7 +217,7 @@ export function xExtractor(deps: ExtractorDeps & { now?: () => number }): Platfo
 
   return {
     platform: "x",
-    apiHosts: [new URL(syndication).hostname, new URL(api).hostname],
+    apiHosts,
     mediaHosts: ["video.twimg.com", "pbs.twimg.com"],
     async extract(ref: PostRef, signal: AbortSignal): Promise<Extraction> {
       if (!/^\d{1,25}$/.test(ref.id)) return gone();

@@ -184,8 +184,9 @@ type Attempt = Extraction & { tryNext?: boolean };
 export function youtubeExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = (deps.baseUrls.www ?? PUBLIC_SITE).replace(/\/+$/, "");
   const apiHosts = [new URL(www).hostname];
-  // The extractor needs only the player endpoint: even a fetch handed to it with wider reach
-  // cannot take it anywhere else.
+  // The extractor needs only the player endpoint. The fetch we are given (index.ts) also admits
+  // googlevideo for the tunnel; this guard, nested in it, judges every hop of a redirect against
+  // the API host alone (hostGuardedFetch hands a nested guard each 3xx).
   const fetchApi = hostGuardedFetch(deps.fetch, apiHosts);
 
   async function ask(client: InnertubeClient, ref: PostRef, signal: AbortSignal): Promise<Attempt> {
