@@ -65,6 +65,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
         upstreamUrl,
         media,
         Date.now(),
+        options.account.keyId,
       ),
   };
 }

@@ -24,6 +24,7 @@ hostedApi.on(["GET", "HEAD"], `${TUNNEL_PATH.replace(/^\/api\/v1/, "")}/:token`,
   return serveTunnel(c.req.raw, {
     tokens: services.tunnels,
     media: services.social,
+    keys: services.keys,
     requestId: c.get("requestId"),
     now: Date.now(),
   });

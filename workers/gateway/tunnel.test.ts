@@ -6,6 +6,7 @@ import { hostGuardedFetch, hostMatches } from "~workers/providers/social/extract
 import { createFakeSocialFetch, type FakePlatform } from "~workers/providers/social/fake";
 import { fakeMediaBytes, fakeMediaResponse } from "~workers/providers/social/fake-media";
 import { meterStanding } from "~workers/gateway/meter-policy";
+import type { KeyRecord, KeyStore } from "./api-key-auth";
 import { fakeYoutubeMediaFile } from "~workers/providers/social/youtube/fake";
 import { callHosted, createAccountWithKey, eventually } from "../../tests/factories";
 import { createTestContext } from "../../tests/hosted-context";
@@ -90,13 +91,42 @@ function ticket(overrides: Partial<TunnelTicket> = {}): TunnelTicket {
     mimeType: "video/mp4",
     filename: "Big Buck Bunny 360p.mp4",
     expiresAt: NOW_S + 600,
+    keyId: "key_minting",
     ...overrides,
   };
 }
 
+/** The minting keys' records as the KeyStore answers them: every key live unless the test says. */
+function keyStore(records: Record<string, KeyRecord | null> = {}) {
+  const asked: string[] = [];
+  const keys: Pick<KeyStore, "resolveId"> = {
+    async resolveId(keyId) {
+      asked.push(keyId);
+      if (keyId in records) return records[keyId] ?? null;
+      return {
+        keyId,
+        userId: "usr_minting",
+        revoked: false,
+        planId: "premium",
+        planExpiresAt: null,
+        planVersion: 0,
+        bonusCalls: 0,
+      };
+    },
+  };
+  return { keys, asked };
+}
+
 async function get(
   token: string,
-  options: { range?: string; method?: string; media?: ReturnType<typeof fakeMedia>; now?: number; query?: string } = {},
+  options: {
+    range?: string;
+    method?: string;
+    media?: ReturnType<typeof fakeMedia>;
+    now?: number;
+    query?: string;
+    keys?: ReturnType<typeof keyStore>;
+  } = {},
 ) {
   const request = new Request(`${ORIGIN}${TUNNEL_PATH}/${token}${options.query ?? ""}`, {
     method: options.method ?? "GET",
@@ -106,6 +136,7 @@ async function get(
   const response = await serveTunnel(request, {
     tokens,
     media: media.media,
+    keys: (options.keys ?? keyStore()).keys,
     requestId: "req_tunnel",
     now: options.now ?? NOW,
   });
@@ -158,6 +189,7 @@ describe("tunnel tokens", () => {
       m: "video/mp4",
       f: "Big Buck Bunny 360p.mp4",
       e: NOW_S + 600,
+      k: "key_minting",
     });
     expect(mac).toBe(await referenceMac(SECRET, "portico media-tunnel v1", payload));
     expect(await tokens.open(token, NOW)).toEqual({ ok: true, ticket: ticket() });
@@ -270,7 +302,7 @@ describe("OperationContext.tunnelUrl", () => {
     const verdict = await hmacTunnelTokens(readConfig(env).SESSION_SECRET).open(token, Date.now());
     expect(verdict.ok).toBe(true);
     if (!verdict.ok) return;
-    expect(verdict.ticket).toMatchObject({ url: SMALL, mimeType: "video/mp4", filename: "clip.mp4" });
+    expect(verdict.ticket).toMatchObject({ url: SMALL, mimeType: "video/mp4", filename: "clip.mp4", keyId: "key_test" });
     expect(verdict.ticket.expiresAt - before).toBeGreaterThanOrEqual(TUNNEL_LIFETIME_SECONDS);
     expect(verdict.ticket.expiresAt - before).toBeLessThanOrEqual(TUNNEL_LIFETIME_SECONDS + 1);
   });
@@ -316,6 +348,32 @@ describe("the tunnel: refusals", () => {
     expect(opened).toEqual([]);
     const trailing = await get(`${token}/`);
     await expectProblem(trailing.response, 404, "invalid-tunnel-url");
+  });
+
+  it("refuses a token whose minting key was revoked or deleted since, fetching nothing; asks about the key only for a genuine token", async () => {
+    const token = await tokens.seal(ticket());
+    const revoked = keyStore({
+      key_minting: {
+        keyId: "key_minting",
+        userId: "usr_minting",
+        revoked: true,
+        planId: "premium",
+        planExpiresAt: null,
+        planVersion: 0,
+        bonusCalls: 0,
+      },
+    });
+    const refused = await get(token, { keys: revoked });
+    expect((await expectProblem(refused.response, 403, "revoked-api-key")).detail).toMatch(/revoked/);
+    expect(refused.opened).toEqual([]);
+    expect(revoked.asked).toEqual(["key_minting"]);
+    const deleted = await get(token, { keys: keyStore({ key_minting: null }) });
+    await expectProblem(deleted.response, 403, "revoked-api-key");
+    expect(deleted.opened).toEqual([]);
+    const junk = keyStore();
+    const tampered = token.slice(0, 10) + (token[10] === "A" ? "B" : "A") + token.slice(11);
+    await expectProblem((await get(tampered, { keys: junk })).response, 404, "invalid-tunnel-url");
+    expect(junk.asked).toEqual([]);
   });
 
   it("fetches only the token's own URL", async () => {
@@ -508,6 +566,21 @@ describe("the tunnel through the Worker", () => {
       (count) => count === 1,
     );
     expect(used).toBe(1);
+  });
+
+  it("stops opening a key's tunnel URLs once the key is revoked", async () => {
+    const account = await createAccountWithKey(env.DB, { planId: "premium", planExpiresAt: PERIOD_END });
+    const answered = await callHosted(SELF, "POST", "/api/v1/youtube-instagram-video-downloader", {
+      key: account.key,
+      body: { url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
+    });
+    expect(answered.status).toBe(200);
+    const { media } = await answered.json<{ media: { url: string }[] }>();
+    const url = media[0]!.url;
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), account.keyId).run();
+    const refused = await SELF.fetch(url, { method: "HEAD" });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
   });
 
   it("refuses tampered, foreign and expired tokens as problem+json, before fetching anything", async () => {

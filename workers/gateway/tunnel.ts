@@ -12,7 +12,8 @@
  * bot's file fetcher sends none), and fetching it is not a counted call; the extraction that
  * minted it was. It is
  *
- *   <payload>.<mac>   payload  base64url of JSON {u: upstream URL, m: MIME type, f: file name, e: expiry (epoch s)}
+ *   <payload>.<mac>   payload  base64url of JSON {u: upstream URL, m: MIME type, f: file name, e: expiry (epoch s),
+ *                              k: the id of the API key whose call minted it}
  *                     mac      base64url of HMAC-SHA256(payload), under a key HKDF derives from
  *                              SESSION_SECRET with its own label ("portico media-tunnel v1")
  *
@@ -31,12 +32,18 @@
  * bandwidth without counting a call, so a leaked one must die soon; the upstream's own URL
  * (YouTube's lives about six hours) would allow far longer.
  *
+ * The minting key: a token stops opening once the key whose call minted it is revoked or
+ * deleted (within the KeyStore's few seconds of isolate memory), so an owner who finds their
+ * links relayed can end them. It is looked up only for a genuine, unexpired token, so junk
+ * tokens cost no read.
+ *
  * The bytes are a third party's, served from our origin: the answer is always an attachment,
  * its type only a video/audio/image type fixed when the token was minted (SVG excepted, which
  * can hold script), with nosniff, so nothing the platform sends can run as our page.
  */
 import { z } from "zod";
 import type { SocialMedia } from "~workers/hosted/capabilities";
+import type { KeyStore } from "./api-key-auth";
 import { derivedHmacKey, timingSafeEqualBytes } from "./signed-url";
 import { problemBody, type ProblemType } from "~workers/http/problem";
 import { fromBase64Url, toBase64Url } from "~workers/platform/signing";
@@ -55,6 +62,8 @@ export interface TunnelTicket {
   filename: string;
   /** Epoch seconds. */
   expiresAt: number;
+  /** The API key whose call minted the token (api_keys.id). */
+  keyId: string;
 }
 
 export type TunnelVerdict =
@@ -74,6 +83,7 @@ const PayloadSchema = z.strictObject({
   m: z.string().max(100),
   f: z.string().max(FILENAME_MAX * 4),
   e: z.number().int().nonnegative(),
+  k: z.string().min(1).max(100),
 });
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -129,6 +139,7 @@ export function hmacTunnelTokens(secret: string): TunnelTokens {
             m: safeMediaType(ticket.mimeType),
             f: safeFilename(ticket.filename),
             e: ticket.expiresAt,
+            k: ticket.keyId,
           }),
         ),
       );
@@ -161,7 +172,10 @@ export function hmacTunnelTokens(secret: string): TunnelTokens {
       }
       // Only a signer with another lifetime (or a clock far off) makes these; ours does not.
       if (parsed.e - nowSeconds > TUNNEL_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return invalid(NOT_OURS);
-      return { ok: true, ticket: { url: parsed.u, mimeType: parsed.m, filename: parsed.f, expiresAt: parsed.e } };
+      return {
+        ok: true,
+        ticket: { url: parsed.u, mimeType: parsed.m, filename: parsed.f, expiresAt: parsed.e, keyId: parsed.k },
+      };
     },
   };
 }
@@ -173,12 +187,14 @@ export async function tunnelUrlFor(
   upstreamUrl: string,
   media: { mimeType: string; filename: string },
   now: number,
+  keyId: string,
 ): Promise<string> {
   const token = await tokens.seal({
     url: upstreamUrl,
     mimeType: media.mimeType,
     filename: media.filename,
     expiresAt: Math.floor(now / 1000) + TUNNEL_LIFETIME_SECONDS,
+    keyId,
   });
   return `${origin}${TUNNEL_PATH}/${token}`;
 }
@@ -202,6 +218,8 @@ export interface TunnelDeps {
   tokens: TunnelTokens;
   /** The platforms' media fetcher (SocialMedia.openMedia): only their media CDNs, the body unread. */
   media: Pick<SocialMedia, "openMedia">;
+  /** The minting key's record: a revoked or deleted key's tokens no longer open. */
+  keys: Pick<KeyStore, "resolveId">;
   requestId: string;
   /** Epoch milliseconds. */
   now: number;
@@ -235,6 +253,14 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
     );
   }
   const { ticket } = verdict;
+  const minter = await deps.keys.resolveId(ticket.keyId, deps.now);
+  if (!minter || minter.revoked) {
+    return problemResponse(
+      "revoked-api-key",
+      "The API key whose call made this tunnel URL was revoked, so its links no longer open. Call the API again with a current key.",
+      requestId,
+    );
+  }
   const range = forwardedRange(request.headers.get("range"));
   let upstream: Response | null;
   try {
