@@ -149,6 +149,45 @@ describe("Facebook videos", () => {
     expect(legacy.title).toBe("Artemis I Launch to the Moon (Official NASA Broadcast)");
   });
 
+  it("refuses a DRM video as drm-protected, not as a changed page: by its flag or by its encrypted manifest", async () => {
+    const drmPage = (video: Record<string, unknown>) =>
+      `<!DOCTYPE html><html><head><meta property="og:title" content="A licensed film | Facebook" /></head><body>` +
+      `<script type="application/json" data-sjs>${JSON.stringify({
+        require: [["RelayPrefetchedStreamCache", "next", [], ["adp_CometTahoeRootQuery", { data: { video } }]]],
+      })}</script></body></html>`;
+    const base = {
+      __typename: "Video",
+      id: PINNED_VIDEO_ID,
+      videoId: PINNED_VIDEO_ID,
+      playable_duration_in_ms: 5_400_000,
+    };
+    const encryptedManifest =
+      '<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011"><Period><AdaptationSet mimeType="video/mp4">' +
+      '<ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc"/>' +
+      '<ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>' +
+      '<Representation id="1" bandwidth="1"><BaseURL>https://video.xx.fbcdn.net/v/enc.mp4</BaseURL></Representation>' +
+      "</AdaptationSet></Period></MPD>";
+    for (const video of [
+      { ...base, is_drm: true },
+      { ...base, dash_manifest: encryptedManifest },
+      { ...base, dash_manifest: encodeURIComponent(encryptedManifest) },
+      {
+        ...base,
+        videoDeliveryResponseFragment: {
+          videoDeliveryResponseResult: { progressive_urls: [], dash_manifests: [{ manifest_xml: encryptedManifest }] },
+        },
+      },
+    ]) {
+      const { extractor } = setup([
+        patched((_, url) => (url.pathname.startsWith("/NASA/videos/") ? page(drmPage(video)) : null)),
+      ]);
+      expect(await extractor.extract(refOf(FACEBOOK_FIXTURE_URLS.public), never)).toMatchObject({
+        ok: false,
+        kind: "drm-protected",
+      });
+    }
+  });
+
   it("reads a page whose og:title names a character that cannot exist as U+FFFD, not as a changed page", async () => {
     // &#99999999; and &#x110000; lie past U+10FFFF: String.fromCodePoint throws on them.
     const odd = LEGACY_VIDEO_PAGE.replace(

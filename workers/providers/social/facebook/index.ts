@@ -13,7 +13,8 @@
  * whose canonical URL gives the video's id.
  *
  * Facebook does not tell a private video from a deleted one: a logged-out visitor gets the same
- * "This content isn't available" page for both, so both are `content-unavailable`.
+ * "This content isn't available" page for both, so both are `content-unavailable`. A video it
+ * serves only encrypted (licensed films and shows) is `drm-protected`.
  */
 import type {
   ExtractedMedia,
@@ -209,9 +210,40 @@ export function facebookExtractor(deps: ExtractorDeps): PlatformExtractor {
       if (legacy.length > 0 && targetId) {
         return { ok: true, post: postOf(targetId, { video: {}, ancestors: [] }, legacy, html, canonical) };
       }
+      // No file we can give: a licensed video Facebook serves only encrypted is refused as DRM,
+      // not logged as a page we no longer read.
+      const target = videos.find((found) => targetId !== null && videoIdOf(found.video) === targetId) ?? videos[0];
+      if (target && isDrmProtected(target.video)) {
+        return {
+          ok: false,
+          kind: "drm-protected",
+          detail: "This Facebook video is protected by DRM: it cannot be downloaded.",
+        };
+      }
       return failureOfPage(html, videos.length > 0);
     },
   };
+}
+
+/**
+ * Whether a Video object is served only encrypted: its `is_drm` flag, or a DASH manifest it
+ * carries (where yt-dlp reads them: `dash_manifest`, `dash_manifest_xml_string`, `manifest_xml`,
+ * the delivery result's `dash_manifests[].manifest_xml`) declaring Common Encryption with a
+ * `<ContentProtection>` element, the standard DASH mark of DRM (yt-dlp percent-decodes these
+ * manifests first, so the element is looked for percent-encoded too). Asked only when the video has no
+ * progressive file we read: a flagged video with a clear progressive file is still read.
+ */
+function isDrmProtected(video: Json): boolean {
+  const objects = [video, asObject(video.videoDeliveryLegacyFields)].filter((value): value is Json => value !== null);
+  if (objects.some((object) => object.is_drm === true)) return true;
+  const result = asObject(asObject(video.videoDeliveryResponseFragment)?.videoDeliveryResponseResult);
+  const manifests = [
+    ...objects.flatMap((object) => [object.dash_manifest, object.dash_manifest_xml_string, object.manifest_xml]),
+    ...(Array.isArray(result?.dash_manifests) ? result.dash_manifests : []).map(
+      (entry) => asObject(entry)?.manifest_xml,
+    ),
+  ];
+  return manifests.some((manifest) => typeof manifest === "string" && /(?:<|%3C)ContentProtection\b/i.test(manifest));
 }
 
 /** Why a page without a video we can read has none, from what it says. */
