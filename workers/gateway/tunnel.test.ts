@@ -42,14 +42,23 @@ const SMALL_FILE = FILES["/videoplayback/small"]!;
  * fakes' fetch, Range passed on and the body unread. It records every URL it was asked to open
  * and what the upstream produced, so a test sees what reached the platform.
  */
-function fakeMedia(options: { failWith?: number; unreachable?: boolean } = {}) {
+function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentRange?: string | null } = {}) {
   const opened: string[] = [];
+  /** The method of each request that reached the CDN. */
+  const methods: string[] = [];
   const produced = { bytes: 0 };
   const cdn: FakePlatform = {
     hosts: MEDIA_HOSTS,
     handle(request) {
+      methods.push(request.method);
       const file = FILES[new URL(request.url).pathname];
       if (options.failWith) return new Response("no", { status: options.failWith });
+      if (options.contentRange !== undefined) {
+        // A 206 whose Content-Range is not what the range was: the bytes cannot be placed.
+        const headers = new Headers({ "content-type": "video/mp4", "content-length": "10" });
+        if (options.contentRange !== null) headers.set("content-range", options.contentRange);
+        return new Response("0123456789", { status: 206, headers });
+      }
       if (!file) return new Response("not found", { status: 404 });
       const response = fakeMediaResponse(request, file);
       if (!response.body) return response;
@@ -77,10 +86,14 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean } = {}) {
       if (parsed.protocol !== "https:" || !hostMatches(parsed.hostname, MEDIA_HOSTS)) return null;
       opened.push(url);
       if (options.unreachable) throw new TypeError("fetch failed: connection reset");
-      return fetcher(url, { headers: init.range ? { range: init.range } : {}, signal: init.signal });
+      return fetcher(url, {
+        method: init.method ?? "GET",
+        headers: init.range ? { range: init.range } : {},
+        signal: init.signal,
+      });
     },
   };
-  return { media, opened, produced };
+  return { media, opened, produced, methods };
 }
 
 const tokens = hmacTunnelTokens(SECRET);
@@ -448,6 +461,27 @@ describe("the tunnel: bytes and ranges", () => {
     }
     expect(forwardedRange(" bytes=007-010 ")).toBe("bytes=7-10");
     expect(forwardedRange("bytes=-0")).toBeNull();
+  });
+
+  it("answers a 206 whose Content-Range is malformed or missing with 502, not a partial answer it cannot place", async () => {
+    const token = await tokens.seal(ticket());
+    for (const contentRange of ["bytes 10-19", "bytes 0-9/abc", "items 0-9/10", "bytes 19-10/100", null]) {
+      const { response } = await get(token, { range: "bytes=10-19", media: fakeMedia({ contentRange }) });
+      await expectProblem(response, 502, "upstream-failed");
+    }
+  });
+
+  it("asks the platform with HEAD for a HEAD, never a GET it then cancels", async () => {
+    const token = await tokens.seal(ticket());
+    const media = fakeMedia();
+    const head = await get(token, { method: "HEAD", media });
+    expect(head.response.status).toBe(200);
+    const ranged = await get(token, { method: "HEAD", range: "bytes=10-19", media });
+    expect(ranged.response.status).toBe(206);
+    expect(media.methods).toEqual(["HEAD", "HEAD"]);
+    const got = await get(token, { media });
+    await got.response.body?.cancel();
+    expect(media.methods).toEqual(["HEAD", "HEAD", "GET"]);
   });
 
   it("answers HEAD with the headers and no body, a Range included", async () => {

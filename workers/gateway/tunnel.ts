@@ -264,7 +264,12 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   const range = forwardedRange(request.headers.get("range"));
   let upstream: Response | null;
   try {
-    upstream = await deps.media.openMedia(ticket.url, { range, signal: request.signal });
+    // A HEAD is asked as a HEAD: a GET cancelled after its headers would still start the transfer.
+    upstream = await deps.media.openMedia(ticket.url, {
+      range,
+      signal: request.signal,
+      method: request.method === "HEAD" ? "HEAD" : "GET",
+    });
   } catch (error) {
     console.error(`[${requestId}] tunnel: fetching the media from ${hostOf(ticket.url)} failed:`, error);
     return problemResponse(
@@ -313,17 +318,38 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   });
   const length = upstream.headers.get("content-length");
   if (length && /^\d{1,15}$/.test(length)) headers.set("content-length", length);
-  const contentRange = upstream.headers.get("content-range");
-  if (upstream.status === 206 && contentRange && /^bytes \d+-\d+\/(\d+|\*)$/.test(contentRange)) {
+  if (upstream.status === 206) {
+    // A part that does not say where it sits in the file cannot be answered as one: the caller
+    // would write its bytes at the wrong place.
+    const contentRange = validContentRange(upstream.headers.get("content-range"));
+    if (!contentRange) {
+      await upstream.body?.cancel().catch(() => undefined);
+      console.error(`[${requestId}] tunnel: ${hostOf(ticket.url)} answered 206 without a valid Content-Range`);
+      return problemResponse(
+        "upstream-failed",
+        "The platform's media server answered part of the file without saying which part. Retry in a moment.",
+        requestId,
+      );
+    }
     headers.set("content-range", contentRange);
   }
   if (upstream.headers.get("accept-ranges")?.toLowerCase() === "bytes") headers.set("accept-ranges", "bytes");
   if (request.method === "HEAD") {
+    // A HEAD's answer has no body; one a server sent all the same is not read.
     await upstream.body?.cancel().catch(() => undefined);
     return new Response(null, { status: upstream.status, headers });
   }
   // The upstream's body itself: the runtime pipes it to the caller as it comes, a chunk at a time.
   return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+/** `bytes first-last/size` (size `*` when unknown) with first ≤ last < size, else null. */
+function validContentRange(header: string | null): string | null {
+  const match = /^bytes (\d{1,15})-(\d{1,15})\/(\d{1,15}|\*)$/.exec(header?.trim() ?? "");
+  if (!match) return null;
+  const [, first, last, size] = match;
+  if (Number(first) > Number(last) || (size !== "*" && Number(last) >= Number(size))) return null;
+  return `bytes ${Number(first)}-${Number(last)}/${size === "*" ? "*" : Number(size)}`;
 }
 
 function hostOf(url: string): string {

@@ -195,8 +195,11 @@ export interface SocialMedia {
   profile(username: string, signal: AbortSignal): Promise<ProfileExtraction>;
   /**
    * Fetches a media URL an extraction answered, for the tunnel: only a host of the platform's
-   * own media CDNs is fetched (anything else is refused with `null`), `range` is passed on, and
-   * the upstream's response is returned unread, so its body streams.
+   * own media CDNs is fetched (anything else is refused with `null`), `range` and `method` (GET
+   * unless HEAD) are passed on, and the upstream's response is returned unread, so its body streams.
    */
-  openMedia(url: string, init: { range: string | null; signal: AbortSignal }): Promise<Response | null>;
+  openMedia(
+    url: string,
+    init: { range: string | null; signal: AbortSignal; method?: "GET" | "HEAD" },
+  ): Promise<Response | null>;
 }

@@ -340,6 +340,13 @@ describe("social composition: openMedia (the tunnel's fetch)", () => {
     );
   });
 
+  it("passes HEAD on as HEAD: headers only, no body fetched", async () => {
+    const response = await social().openMedia(MEDIA_URL, { range: null, signal: signal(), method: "HEAD" });
+    expect(response?.status).toBe(200);
+    expect(response?.headers.get("content-length")).toBe("200000");
+    expect(response?.body).toBeNull();
+  });
+
   it("refuses (null) any host that is not one of the extractors' media hosts, its API hosts included, and plain http", async () => {
     for (const url of [
       "https://evil.example/x.mp4",

@@ -196,7 +196,7 @@ export function createSocialMedia(options: {
       const headers = new Headers();
       if (init.range) headers.set("range", init.range);
       try {
-        return await owner.mediaFetch(parsed.href, { headers, signal: init.signal });
+        return await owner.mediaFetch(parsed.href, { method: init.method ?? "GET", headers, signal: init.signal });
       } catch (error) {
         if (isAbort(error, init.signal)) throw error;
         // A CDN that redirects off its own hosts, or cannot be reached: a gateway error to relay.
