@@ -32,6 +32,10 @@
  * - registries' answers (providers/rdap whois-parse.ts and rdap-parse.ts): text from the servers
  *   of our own tables and the registrars they refer to, bounded to 64 KiB (port 43) and 512 KiB
  *   (RDAP), read line by line with keys of at most 60 characters;
+ * - the social extractors' tag patterns over the platforms' pages (`<a\b[^>]*…>`, `<script\b[^>]*>…`):
+ *   a tag never closed makes each scan to the page's end, so they are quadratic in the number of
+ *   tags a page leaves open, but only the platform writes tags (an author's `<` reaches the page
+ *   escaped). The text inside them that authors write is timed below;
  * - workers/platform/sessions.ts `/^Bearer\s+(.+)$/i`: `\s+` and `.+` share spaces, so a failing
  *   match is quadratic, but only a line terminator after the spaces makes it fail, and a header
  *   value cannot carry one (the Headers API refuses CR and LF, and U+2028 is not a byte).
@@ -66,6 +70,9 @@ import {
   recognisePostUrl,
 } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
 import { parseAddress } from "~workers/hosted/email-exist/syntax";
+import { facebookExtractor } from "~workers/providers/social/facebook";
+import { readEmbed as readLinkedinEmbed } from "~workers/providers/social/linkedin";
+import { xExtractor } from "~workers/providers/social/x";
 import { EmailSchema, ProfileSchema } from "~workers/platform/accounts";
 import { ContactMessageSchema } from "~workers/platform/contact";
 import { NewsletterEmailSchema } from "~workers/platform/newsletter";
@@ -420,6 +427,91 @@ const CATALOGUE: Entry[] = [
       },
     ],
     accepts: (input) => recognisePostUrl(input).ok,
+  },
+  {
+    // Upstream pages, not the caller's text: but a post's author writes part of what they hold
+    // (commentary, titles), escaped as the platform escapes it, and a page is read up to 5 MB.
+    site: "providers/social/linkedin: the embed card's actor, commentary, video, image and sign-in patterns",
+    probes: [
+      {
+        shape: "actor links never closed",
+        input: '<a data-tracking-control-name="public_post_feed-actor-name" href="/company/x">'.repeat(N / 80),
+      },
+      {
+        shape: "commentary never closed",
+        input: `<p data-test-id="main-feed-activity-card__commentary">${"a <br> ".repeat(N / 7)}`,
+      },
+      // A post's page title carries its author's words; the old
+      // /<title>[^<]*(Sign Up|Sign In|Log In)[^<]*\| LinkedIn/i took ~1 s on 100,000 characters of this.
+      { shape: "a title of sign-in words without LinkedIn's suffix", input: `<title>${"Sign In ".repeat(N / 4)}x` },
+      { shape: "tag openers never closed", input: "<video <img <input ".repeat(N / 20) },
+      {
+        shape: "a real card after long commentary",
+        input:
+          `<p data-test-id="main-feed-activity-card__commentary">${"Sign In ".repeat(N / 8)}</p>` +
+          '<ul data-test-id="feed-images-content"><li><img data-delayed-url="https://media.licdn.com/dms/image/v2/a/b/0/1"></li></ul>',
+        accepted: true,
+      },
+    ],
+    accepts: (input) => readLinkedinEmbed("7262145368218238976", input).ok,
+  },
+  {
+    site: "providers/social/facebook: the page's JSON scripts, the old player's hd_src/sd_src literals (legacyMedia), canonical link, og tags and failure texts",
+    probes: [
+      { shape: "an hd_src string literal never closed", input: `"hd_src":"${"\\a".repeat(N / 3)}` },
+      { shape: "hd_src keys with spaces and no value", input: `${'"hd_src" :  '.repeat(N / 12)}x` },
+      { shape: "JSON scripts never closed", input: '<script type="application/json">{'.repeat(N / 33) },
+      { shape: "og tags never closed", input: '<meta property="og:title" content="'.repeat(N / 36) },
+      {
+        shape: "character references past U+10FFFF",
+        input: `<meta property="og:title" content="${"&#99999999;".repeat(N / 11)}">`,
+      },
+      {
+        shape: "a real video after a long unclosed literal",
+        input: `<script>x = "${"\\a".repeat(N / 3)}";</script><script>{"hd_src":"https://video.xx.fbcdn.net/v/a.mp4"}</script>`,
+        accepted: true,
+      },
+    ],
+    accepts: async (input) => {
+      const extractor = facebookExtractor({
+        baseUrls: { www: "https://www.facebook.com" },
+        fetch: async () => new Response(input, { headers: { "content-type": "text/html" } }),
+      });
+      const ref = {
+        platform: "facebook" as const,
+        id: "1003263494553473",
+        kind: "video",
+        url: "https://www.facebook.com/NASA/videos/1003263494553473/",
+      };
+      return (await extractor.extract(ref, AbortSignal.timeout(30_000))).ok;
+    },
+  },
+  {
+    site: "providers/social/x: the trailing t.co links cut from a post's text (titleOf)",
+    probes: [
+      { shape: "t.co links followed by a word", input: `${"https://t.co/a ".repeat(N / 15)}x`, accepted: true },
+      // A post's text is its author's; the old /(\s*https:\/\/t\.co\/\w+)+\s*$/ took ~2.4 s on
+      // 100,000 characters of this in V8, ~10 s on 200,000.
+      {
+        shape: "whitespace runs between t.co links",
+        input: `${"https://t.co/a    ".repeat((2 * N) / 18)}!`,
+        accepted: true,
+      },
+      { shape: "t.co prefixes without a path", input: `${"https://t.co/ ".repeat(N / 14)}`, accepted: true },
+    ],
+    // A post with a photo is read whatever its text: the probes time the text's reading.
+    accepts: async (input) => {
+      const tweet = {
+        __typename: "Tweet",
+        text: input,
+        user: { name: "NASA", screen_name: "NASA" },
+        mediaDetails: [{ type: "photo", media_url_https: "https://pbs.twimg.com/media/a.jpg" }],
+      };
+      const extractor = xExtractor({ baseUrls: {}, fetch: async () => Response.json(tweet) });
+      const ref = { platform: "x" as const, id: "1850214830462251210", kind: "post", url: "https://x.com/i/status/1" };
+      const extraction = await extractor.extract(ref, AbortSignal.timeout(30_000));
+      return extraction.ok && extraction.post.title !== null && extraction.post.title.length <= input.length;
+    },
   },
   {
     site: "hosted/youtube-instagram-video-downloader/recognise.ts: the bare user name of a profile",

@@ -183,9 +183,11 @@ function isSignInPath(url: string): boolean {
  * asks for a password (a post's card links to sign-in, but has no such field).
  */
 function isSignInPage(html: string): boolean {
-  return (
-    /<input\b[^>]*type="password"/.test(html) || /<title>[^<]*(Sign Up|Sign In|Log In)[^<]*\| LinkedIn/i.test(html)
-  );
+  if (/<input\b[^>]*type="password"/.test(html)) return true;
+  // The title is read whole, then its words looked for: a post's title carries its author's
+  // words, and `[^<]*(Sign In|…)[^<]*\| LinkedIn` in one pattern backtracks over a run of them.
+  const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+  return title !== undefined && /\| LinkedIn\s*$/.test(title) && /Sign Up|Sign In|Log In/i.test(title);
 }
 
 function signInWall(): ExtractionFailure {

@@ -299,9 +299,19 @@ function postOf(id: string, facts: TweetFacts): Extraction {
   return { ok: true, post };
 }
 
-/** The post's text without the t.co links X appends for its attached media. */
+/**
+ * The post's text without the t.co links X appends for its attached media. Cut from the end one
+ * link at a time (lastIndexOf, then an anchored check of the link alone), so the work is linear
+ * in the text: the text is its author's, and a repeated group of links and spaces ending in
+ * `\s*$` backtracks quadratically over a long run of them.
+ */
 function titleOf(text: string | null): string | null {
-  const title = (text ?? "").replace(/(\s*https:\/\/t\.co\/\w+)+\s*$/, "").trim();
+  let title = (text ?? "").trim();
+  for (;;) {
+    const start = title.lastIndexOf("https://t.co/");
+    if (start < 0 || !/^https:\/\/t\.co\/\w+$/.test(title.slice(start))) break;
+    title = title.slice(0, start).trimEnd();
+  }
   return title || null;
 }
 
