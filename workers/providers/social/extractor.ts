@@ -4,7 +4,14 @@
  * only to its platform's own hosts, through the fetch `hostGuardedFetch` builds: the caller's
  * URL was reduced to a `PostRef` before any extractor saw it, so no caller text picks a host.
  */
-import type { Extraction, ExtractionFailure, Platform, PostRef, ProfileExtraction } from "~workers/hosted/capabilities";
+import {
+  PLATFORM_NAMES,
+  type Extraction,
+  type ExtractionFailure,
+  type Platform,
+  type PostRef,
+  type ProfileExtraction,
+} from "~workers/hosted/capabilities";
 
 export interface PlatformExtractor {
   platform: Platform;
@@ -215,12 +222,3 @@ export function outdated(platform: Platform, what: string): ExtractionFailure {
     detail: `${PLATFORM_NAMES[platform]} changed how it serves this post, and our reader needs an update; we have been told.`,
   };
 }
-
-export const PLATFORM_NAMES: Record<Platform, string> = {
-  youtube: "YouTube",
-  instagram: "Instagram",
-  facebook: "Facebook",
-  x: "X",
-  linkedin: "LinkedIn",
-  pinterest: "Pinterest",
-};
