@@ -39,6 +39,8 @@ import { BROWSER_PAGE_HEADERS, decodeEntities, metaContent } from "../html";
 const PUBLIC_ORIGIN = "https://www.facebook.com";
 const MEDIA_HOSTS = [".fbcdn.net"] as const;
 /** Hosts Facebook's own redirects use: its main host's other faces and the short-link host. */
+// Constants, not configuration: fb.watch is the host of the link the caller pasted, and the
+// platform picks where it and its other faces redirect (decision 054).
 const FACEBOOK_HOSTS = ["www.facebook.com", "m.facebook.com", "web.facebook.com", "fb.watch"];
 const ID = /^\d{1,25}$/;
 const SHARE_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,5 +1,6 @@
 /**
- * LinkedIn posts, read from the public embed of the post (`/embed/feed/update/urn:li:<kind>:<id>`):
+ * LinkedIn posts, read from the public embed of the post (`/embed/feed/update/urn:li:<kind>:<id>`,
+ * not the activity page the issue names: decision 054 says why):
  * the card LinkedIn renders for logged-out visitors of other sites, so it needs no account and
  * no slug (a `/feed/update/` link has none), and it carries what yt-dlp reads on the public post
  * page: the `<video data-sources>` JSON of progressive renditions (`{src, type, data-bitrate}`)

@@ -83,7 +83,9 @@ const ReduxSchema = z.object({ initialReduxState: z.object({ pins: z.record(z.st
 export function pinterestExtractor(deps: ExtractorDeps): PlatformExtractor {
   const www = deps.baseUrls.www ?? "https://www.pinterest.com";
   // A short link's last hop may land on a regional subdomain (in.pinterest.com), as may the
-  // pin page itself when Pinterest sends a country's visitors to theirs.
+  // pin page itself when Pinterest sends a country's visitors to theirs. pin.it and the hosts
+  // its redirects use are constants, not configuration: the link's host is the caller's, and
+  // Pinterest picks where it leads (decision 054).
   const apiHosts = [new URL(www).hostname, "pin.it", "api.pinterest.com", ".pinterest.com"];
   // Every hop of a page's or a short link's redirects is judged here against the page hosts:
   // the fetch we are given (index.ts) also admits the media CDN, where no page lives.
