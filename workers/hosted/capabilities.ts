@@ -156,6 +156,7 @@ export interface ExtractedPost {
  *   login-required       the platform demands a signed-in user or a bot check
  *   upstream-rate-limited the platform throttled us (`retryAfterSeconds` when it said)
  *   upstream-blocked     the platform refuses our addresses outright
+ *   upstream-failed      the platform could not be reached (a connection reset, a timeout): a retry may work
  *   extractor-outdated   the answer no longer has the shape the extractor reads (`what` says which part)
  *   drm-protected        the media is encrypted (Widevine, PlayReady, FairPlay): refused
  */
@@ -165,6 +166,7 @@ export type ExtractionFailure =
   | { ok: false; kind: "login-required"; detail: string }
   | { ok: false; kind: "upstream-rate-limited"; detail: string; retryAfterSeconds?: number }
   | { ok: false; kind: "upstream-blocked"; detail: string }
+  | { ok: false; kind: "upstream-failed"; detail: string }
   | { ok: false; kind: "extractor-outdated"; detail: string; what: string }
   | { ok: false; kind: "drm-protected"; detail: string };
 

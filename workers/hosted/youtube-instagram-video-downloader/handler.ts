@@ -206,7 +206,10 @@ export async function answerPicture(
   });
 }
 
-/** A typed failure as the API's problem; each of these types is uncounted (decision 051). */
+/**
+ * A typed failure as the API's problem; none counts (decision 051): each type is marked
+ * uncounted, and `upstream-failed` is a 502, which the gateway never counts.
+ */
 export function failureProblem(failure: ExtractionFailure, platform: string, id: string): HandlerResult {
   const about = { platform, id };
   switch (failure.kind) {
@@ -227,6 +230,8 @@ export function failureProblem(failure: ExtractionFailure, platform: string, id:
     }
     case "upstream-blocked":
       return problemResult("upstream-blocked", failure.detail, { ...about, retryable: false });
+    case "upstream-failed":
+      return problemResult("upstream-failed", failure.detail, { ...about, retryable: true });
     case "content-private":
     case "login-required":
     case "extractor-outdated":

@@ -34,7 +34,7 @@ const DESCRIPTION =
   "A video's size is its short side, the smaller of `width` and `height`, when both are known (a vertical 720×1280 video is 720p, as the platforms label it), else the number in its `quality` label (`720p`, `1080p60`, `mp4-640p`; a label such as `SD`, `HD` or `832k` gives none), else unknown. " +
   "`item` numbers the post's items from 0 in the post's order (a carousel's pictures and videos, a thread's videos), and a video's qualities share its item; `media` lists the items in that order, and within an item best first: videos by size, unknown sizes after known ones, and at equal sizes a file with sound before one without (it plays as it is), then by bitrate and size; then audio by bitrate; then images. `quality` 1080, 720, 480 or 360 applies to each item alone and never drops one: it keeps the item's videos of a known size up to that; when none fits, its videos of unknown size (Facebook's SD file, for one, comes without dimensions), and when there are none, its smallest video; `audioOnly` (or `quality: audio`) answers each item's audio streams, or its videos that carry sound where the platform has no separate audio, leaving out items without sound. " +
   "Where a platform's media URL works only from the address that asked for it (YouTube's), `url` is a signed tunnel URL on our host (`/api/v1/youtube-instagram-video-downloader/tunnel/<token>`) that streams the file through us with `Range` support; it names that one file and expires in 15 minutes, so download soon or ask again. Other platforms' URLs are their CDNs' own, which also expire after hours or days. " +
-  "Failures are typed problems, never an empty answer: `unsupported-url` (422), `content-private` (403), `content-unavailable` (404, or `content-region-locked` 451 when the platform blocks it where we asked from), `login-required` (403: a login wall or bot check), `upstream-rate-limited` (429 with `Retry-After`), `upstream-blocked` (503, `retryable: false`), `extractor-outdated` (502: the platform changed its pages; we log it and fix the reader), `drm-protected` (422). " +
+  "Failures are typed problems, never an empty answer: `unsupported-url` (422), `content-private` (403), `content-unavailable` (404, or `content-region-locked` 451 when the platform blocks it where we asked from), `login-required` (403: a login wall or bot check), `upstream-rate-limited` (429 with `Retry-After`), `upstream-blocked` (503, `retryable: false`: the platform refuses our addresses), `upstream-failed` (502, `retryable: true`: the platform could not be reached just now), `extractor-outdated` (502: the platform changed its pages; we log it and fix the reader), `drm-protected` (422). " +
   "A call counts when it answers media. A failed extraction is given back to your month, and a URL refused before anything was fetched never counts. Answers are kept for 5 minutes by the post's canonical URL, so asking again at once is quick and spares the platform. One call reads one post; the body is at most 4 KiB. " +
   "You must have the right to download what you ask for: your own posts, media under a licence that allows it (the example, Big Buck Bunny, is the Blender Foundation's under CC BY), or with the rights holder's permission. This API does not sign in to platforms, does not read private posts, and refuses DRM-protected media. " +
   "In development the platforms are recorded fakes; these links work in the live demo: " +
@@ -236,7 +236,11 @@ export const definition: HostedApiDefinition = {
         { type: "upstream-rate-limited", when: "The platform throttled us; `Retry-After` says when to try again." },
         {
           type: "upstream-blocked",
-          when: "The platform refuses our addresses or cannot be reached (`retryable: false`).",
+          when: "The platform refuses our addresses (`retryable: false`).",
+        },
+        {
+          type: "upstream-failed",
+          when: "The platform could not be reached just now (`retryable: true`).",
         },
         {
           type: "extractor-outdated",

@@ -65,7 +65,8 @@ export const getProfile = defineOperation({
     { type: "content-unavailable", when: "There is no such profile." },
     { type: "login-required", when: "Instagram asks for a signed-in user or a bot check." },
     { type: "upstream-rate-limited", when: "Instagram throttled us; `Retry-After` says when to try again." },
-    { type: "upstream-blocked", when: "Instagram refuses our addresses or cannot be reached (`retryable: false`)." },
+    { type: "upstream-blocked", when: "Instagram refuses our addresses (`retryable: false`)." },
+    { type: "upstream-failed", when: "Instagram could not be reached just now (`retryable: true`)." },
     { type: "extractor-outdated", when: "Instagram's answer no longer has the shape we read." },
   ],
   async handler(input: ProfileInput, ctx) {

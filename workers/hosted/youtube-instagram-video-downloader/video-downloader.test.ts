@@ -580,6 +580,19 @@ describe("Social Media Videos Downloader handler over a platform answering what 
     });
   });
 
+  it("answers a platform it could not reach as upstream-failed, retryable", async () => {
+    const unreachable = {
+      ...createTestContext(),
+      social: answering({ ok: false, kind: "upstream-failed", detail: "X could not be reached." }),
+    };
+    expect(await callOperation(download, { url: PINNED_POSTS.x }, unreachable)).toMatchObject({
+      kind: "problem",
+      type: "upstream-failed",
+      extensions: { platform: "x", retryable: true },
+    });
+    expect(download.errors?.map((error) => error.type)).toContain("upstream-failed");
+  });
+
   it("asks the platform nothing for a URL it refuses", async () => {
     let asked = 0;
     const counting: SocialMedia = {

@@ -131,7 +131,7 @@ describe("social composition: the extractor's fetch", () => {
     expect(reached.some((url) => url.includes("evil.example") || url.includes("elsewhere.example"))).toBe(false);
   });
 
-  it("answers a network failure as upstream-blocked and a throw of the reader as extractor-outdated, never a throw", async () => {
+  it("answers a network failure as upstream-failed (a retry may reach it) and a throw of the reader as extractor-outdated, never a throw", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const down: typeof fetch = async () => {
       throw new TypeError("fetch failed: connection reset");
@@ -142,7 +142,7 @@ describe("social composition: the extractor's fetch", () => {
     });
     expect(await compose(unreachable, { fetch: down }).extract(freshRef(), signal())).toMatchObject({
       ok: false,
-      kind: "upstream-blocked",
+      kind: "upstream-failed",
     });
     const confused = testExtractor(async () => {
       throw new TypeError("Cannot read properties of undefined (reading 'streamingData')");

@@ -5,7 +5,9 @@
  * - Each extractor fetches through `hostGuardedFetch` over its own hosts (its API hosts and its
  *   media CDNs): neither a caller's text nor a platform's redirect can send it anywhere else.
  * - A thrown fetch is a typed failure, never a 500: a network error (the platform unreachable,
- *   the connection cut) is `upstream-blocked`; a `ForeignHostError` (the platform redirected us
+ *   the connection cut) is `upstream-failed`, retryable, since a Worker cannot tell a refusal
+ *   from a passing fault in a thrown fetch (a platform that refuses us answers, with a status
+ *   the extractor reads as `upstream-blocked`); a `ForeignHostError` (the platform redirected us
  *   off its hosts, or the extractor built a URL on a host it does not declare) and any other
  *   throw from the extractor's reading are `extractor-outdated`, since both mean the answer is
  *   not the shape the extractor was written for. Only the handler's own time limit (its signal
@@ -223,8 +225,8 @@ async function guard<T extends Extraction | ProfileExtraction>(
     if (error instanceof UpstreamUnreachableError) {
       return {
         ok: false,
-        kind: "upstream-blocked",
-        detail: `${PLATFORM_NAMES[platform]} could not be reached from our servers.`,
+        kind: "upstream-failed",
+        detail: `${PLATFORM_NAMES[platform]} could not be reached from our servers just now; try again in a moment.`,
       };
     }
     if (error instanceof ForeignHostError) return outdated(platform, `a fetch of ${error.host}, not one of its hosts`);
