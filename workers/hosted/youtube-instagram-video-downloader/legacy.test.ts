@@ -252,6 +252,14 @@ describe("POST /api/download/videos: what else the older clients meet", () => {
       "invalid-input",
     );
     expect((badType.errors as Record<string, string>).type).toMatch(/instagram, youtube/);
+    // Over-long: refused under the field the older client sent, not the new path's `url`.
+    const tooLong = await legacyFailure(
+      await legacy(key, { video_url: `${PINNED.youtube}&t=${"1".repeat(2100)}`, type: "youtube" }),
+      422,
+      "invalid-input",
+    );
+    expect(tooLong.errors).toEqual({ video_url: expect.stringMatching(/at most 2048 characters/) });
+    expect(tooLong.message).not.toMatch(/^url:/);
     const notAPost = await legacyFailure(
       await legacy(key, { video_url: "https://vimeo.com/76979871", type: "youtube" }),
       422,

@@ -25,6 +25,7 @@ import { z } from "zod";
 import type { LegacyRoute } from "../definition";
 import { toJsonSchema } from "../describe";
 import { PINNED_PROFILE } from "./profile";
+import { MAX_URL_LENGTH } from "./recognise";
 import type { DownloadAnswer } from "./schema";
 
 export const LEGACY_TYPES = [
@@ -42,6 +43,8 @@ export const LegacyDownloadSchema = z.looseObject({
   video_url: z
     .string({ error: "Give the post's link in video_url." })
     .min(1, "Give the post's link in video_url.")
+    // The new path's own bound, checked here so an over-long link is refused as the field the client sent.
+    .max(MAX_URL_LENGTH, `video_url is at most ${MAX_URL_LENGTH} characters.`)
     .meta({ description: "The post's link (or, with `type: \"profile_pic\"`, the Instagram profile's)." }),
   type: z.enum(LEGACY_TYPES, { error: `type is one of ${LEGACY_TYPES.join(", ")}.` }).meta({
     description:
