@@ -3,6 +3,12 @@
  * can check every byte that reached it through the tunnel), served as a CDN serves a file:
  * `Accept-Ranges`, single `Range: bytes=a-b` / `a-` / `-n` requests answered 206 with
  * `Content-Range`, an unsatisfiable one 416, streamed in chunks rather than built whole.
+ *
+ * An image's file starts with a real picture (a 16×9 PNG), so the live demo's thumbnails and
+ * carousel images show in a browser in development; the rest of its size follows, which a
+ * decoder ignores past the PNG's IEND. It is a PNG whatever type the recorded URL names: a
+ * browser picks an image's decoder by its signature, not by its Content-Type, and a recorded
+ * JPEG need be no more than something to look at. Video and audio bytes are untouched.
  */
 
 /** The byte at `offset` of the fake file named `seed`: cheap, and different for each file. */
@@ -12,9 +18,20 @@ export function fakeMediaByte(seed: string, offset: number): number {
   return (Math.imul(hash ^ offset, 2654435761) >>> 24) & 0xff;
 }
 
-export function fakeMediaBytes(seed: string, start: number, end: number): Uint8Array {
+/** A 16×9 PNG of one colour (76 bytes, each chunk's CRC valid), the start of every fake image. */
+const PICTURE = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAABAAAAAJCAIAAAC0SDtlAAAAE0lEQVR42mOwju4hCTGMahgUGgBdbaMhOCvd1wAAAABJRU5ErkJggg=="),
+  (char) => char.charCodeAt(0),
+);
+
+/** Bytes `start` to `end` (exclusive) of the fake file `seed`; an image's (by `mimeType`) starts with PICTURE. */
+export function fakeMediaBytes(seed: string, start: number, end: number, mimeType?: string): Uint8Array {
   const bytes = new Uint8Array(end - start);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = fakeMediaByte(seed, start + i);
+  const picture = mimeType?.startsWith("image/") ? PICTURE : null;
+  for (let i = 0; i < bytes.length; i++) {
+    const offset = start + i;
+    bytes[i] = picture && offset < picture.length ? (picture[offset] ?? 0) : fakeMediaByte(seed, offset);
+  }
   return bytes;
 }
 
@@ -50,7 +67,7 @@ export function fakeMediaResponse(request: Request, file: { seed: string; size: 
     pull(controller) {
       if (offset >= end) return controller.close();
       const next = Math.min(offset + CHUNK, end);
-      controller.enqueue(fakeMediaBytes(file.seed, offset, next));
+      controller.enqueue(fakeMediaBytes(file.seed, offset, next, file.mimeType));
       offset = next;
     },
   });

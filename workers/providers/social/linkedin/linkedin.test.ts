@@ -91,7 +91,9 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
         expect(hostMatches(new URL(item.url).hostname, extractor.mediaHosts)).toBe(true);
         const response = await media(item.url, { headers: { range: "bytes=0-15" } });
         expect(response.status).toBe(206);
-        expect(new Uint8Array(await response.arrayBuffer())).toEqual(fakeMediaBytes(new URL(item.url).pathname, 0, 16));
+        expect(new Uint8Array(await response.arrayBuffer())).toEqual(
+          fakeMediaBytes(new URL(item.url).pathname, 0, 16, item.mimeType),
+        );
       }
     }
   });
