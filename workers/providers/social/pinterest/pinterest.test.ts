@@ -41,7 +41,7 @@ function expectPost(extraction: Extraction) {
 }
 
 describe("pinterestExtractor over the recorded Pinterest", () => {
-  it("reads a video pin's mp4 renditions from the page's Redux state, best first, without its HLS playlists", async () => {
+  it("reads a video pin's mp4 renditions from the page's Redux state, in Pinterest's order, without its HLS playlists", async () => {
     const { extract, calls } = harness();
     const post = expectPost(await extract(PINTEREST_FIXTURE_URLS.public));
     expect(calls).toEqual(["https://www.pinterest.com/pin/1055599907085543/"]);
