@@ -369,6 +369,11 @@ describe("recognisePostUrl: what is refused", () => {
     ["https://evil-youtube.com/watch?v=aqz-KE-bpKQ", "evil-youtube.com is not one of the platforms"],
     ["https://youtube.com@evil.example/watch?v=aqz-KE-bpKQ", "user name"],
     ["https://www.instagram.com:8443/p/C7qRsTuVwXy/", "port"],
+    // The scheme's own port too: the parser drops it, so it is read from the text as written.
+    ["https://www.youtube.com:443/watch?v=aqz-KE-bpKQ", "port"],
+    ["http://youtube.com:80/watch?v=aqz-KE-bpKQ", "port"],
+    ["youtube.com:443/watch?v=aqz-KE-bpKQ", "port"],
+    ["https://youtu.be:/aqz-KE-bpKQ", "port"],
     ["https://wwwyoutube.com/watch?v=aqz-KE-bpKQ", "wwwyoutube.com is not one"],
     ["https://instagram.com.evil.example/p/C7qRsTuVwXy/", "is not one of the platforms"],
     ["https://evilpinterest.com/pin/1055599907085543/", "is not one of the platforms"],

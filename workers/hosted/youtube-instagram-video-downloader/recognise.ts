@@ -178,7 +178,12 @@ function parseUrl(text: string): { ok: true; url: URL } | { ok: false; reason: s
   if (url.username !== "" || url.password !== "") {
     return refuse("A link with a user name before its host (user@host) is refused: no platform writes one.");
   }
-  if (url.port !== "") return refuse("A link with a port is refused: no platform writes one.");
+  // Any port is refused, the scheme's own (`:443`, `:80`) and an empty one included, which the
+  // parser drops from `url.port`: read from the authority as written.
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:[/\\]*([^/\\?#]*)/.exec(hasScheme ? trimmed : `https://${trimmed}`)?.[1];
+  if (url.port !== "" || /:\d*$/.test(authority ?? "")) {
+    return refuse("A link with a port is refused: no platform writes one.");
+  }
   return { ok: true, url };
 }
 
