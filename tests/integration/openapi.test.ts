@@ -134,6 +134,25 @@ describe("older paths", () => {
   });
 });
 
+describe("the media tunnel", () => {
+  it("is documented as GET and HEAD of …/tunnel/{token}, with no key and the statuses it answers", async () => {
+    const document = await (await SELF.fetch("https://portico.test/openapi.json")).json<{
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    }>();
+    const path = document.paths["/api/v1/youtube-instagram-video-downloader/tunnel/{token}"];
+    expect(Object.keys(path ?? {}).toSorted()).toEqual(["get", "head"]);
+    for (const method of ["get", "head"]) {
+      expect(path?.[method]?.security, method).toEqual([]);
+      expect(Object.keys(path?.[method]?.responses ?? {}).toSorted(), method).toEqual(
+        ["200", "206", "403", "404", "410", "416", "502"],
+      );
+    }
+    // A status it documents is one it answers: a token that is not ours.
+    const refused = await SELF.fetch("https://portico.test/api/v1/youtube-instagram-video-downloader/tunnel/not-ours");
+    expect(Object.keys(path?.get?.responses ?? {})).toContain(String(refused.status));
+  });
+});
+
 describe("documented problems", () => {
   it("the video downloader documents each of its platform failures under its own status", async () => {
     const documented = (await documentedOperations()).get("youtube-instagram-video-downloader.downloadMedia");

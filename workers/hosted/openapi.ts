@@ -5,6 +5,7 @@ import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema }
 import { findHostedApi } from "./registry";
 import { PROBLEM_BASE_URL, PROBLEM_TYPES } from "~workers/http/problem";
 import { PLAN_GROUP_LABELS } from "~workers/platform/plans";
+import { TUNNEL_LIFETIME_SECONDS, TUNNEL_PATH } from "~workers/gateway/tunnel";
 
 const ERROR_RESPONSES: Record<string, string> = {
   "400": "The body could not be read (malformed JSON or multipart).",
@@ -158,6 +159,56 @@ function legacyOperationObject(slug: string, operation: Operation, legacy: Legac
   };
 }
 
+/**
+ * The Social Media Videos Downloader's media tunnel (decision 052): not an operation of the
+ * registry (no key, not counted, bytes rather than JSON), so described here, GET and HEAD alike,
+ * with the statuses a downloader meets.
+ */
+function tunnelOperation(method: "get" | "head"): JsonSchema {
+  const problem = (description: string) => ({
+    description,
+    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  });
+  const file = method === "get" ? { content: { "*/*": { schema: { type: "string", format: "binary" } } } } : {};
+  return {
+    operationId: `youtube-instagram-video-downloader.tunnel.${method}`,
+    summary:
+      method === "get" ? "A tunnelled media file, streamed with Range support" : "A tunnelled media file's headers",
+    description:
+      `The \`url\` of a media the downloader answered where the platform's own link works only from our address. The token in the path is the credential: no API key is sent, and fetching it does not count a call. It names one file and opens for ${TUNNEL_LIFETIME_SECONDS / 60} minutes after the call that answered it, a Range request included. ` +
+      "The answer is always an attachment with the media's type, `Content-Length`, and `Content-Range` for a range.",
+    tags: ["Social Media Videos Downloader"],
+    security: [],
+    parameters: [
+      {
+        name: "token",
+        in: "path",
+        required: true,
+        description: "As the API answered it, unchanged.",
+        schema: { type: "string" },
+      },
+      {
+        name: "Range",
+        in: "header",
+        required: false,
+        description: "One range, `bytes=a-b`, `bytes=a-` or `bytes=-n`; anything else answers the whole file.",
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      "200": { description: "The whole file.", ...file },
+      "206": { description: "The range asked for.", ...file },
+      "403": problem("The API key whose call made this link was revoked (`revoked-api-key`)."),
+      "404": problem("Not a token we made, or changed (`invalid-tunnel-url`)."),
+      "410": problem("The link expired (`expired-tunnel-url`): call the API again for a fresh one."),
+      "416": problem("The range starts beyond the end of the file (`range-not-satisfiable`)."),
+      "502": problem(
+        "The platform's media server failed or no longer serves the file (`upstream-failed`): retry, or call the API again.",
+      ),
+    },
+  };
+}
+
 let cached: JsonSchema | undefined;
 
 export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema {
@@ -179,6 +230,7 @@ export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema
       );
     }
   }
+  paths[`${TUNNEL_PATH}/{token}`] = { get: tunnelOperation("get"), head: tunnelOperation("head") };
   cached = {
     openapi: "3.1.0",
     info: {
