@@ -11,7 +11,14 @@ import { readCachedPost, socialCacheKey } from "./cache";
 import { readText, UpstreamTooLargeError, type ExtractorDeps, type PlatformExtractor } from "./extractor";
 import { createFakeSocialFetch, type FakePlatform } from "./fake";
 import { fakeMediaBytes, fakeMediaResponse } from "./fake-media";
-import { createSocialMedia, EXTRACTOR_FACTORIES, platformBaseUrls, socialMediaFor, urlHash } from "./index";
+import {
+  createSocialMedia,
+  EXTRACTOR_FACTORIES,
+  PLATFORM_IMAGE_HOSTS,
+  platformBaseUrls,
+  socialMediaFor,
+  urlHash,
+} from "./index";
 import { recognisePostUrl } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
 import { PINNED_POSTS } from "~workers/hosted/youtube-instagram-video-downloader/index";
 
@@ -79,11 +86,16 @@ function freshRef(id = `post${++refCounter}${crypto.randomUUID().slice(0, 6)}`):
 
 function compose(
   extractor: ReturnType<typeof testExtractor>,
-  options: { fetch?: typeof fetch; bindAllMedia?: boolean } = {},
+  options: { fetch?: typeof fetch; bindAllMedia?: boolean; imageHosts?: readonly string[] } = {},
 ) {
   return createSocialMedia({
     plans: [
-      { platform: "youtube", factory: extractor.factory, baseUrls: { www: "https://api.test-platform.example" } },
+      {
+        platform: "youtube",
+        factory: extractor.factory,
+        baseUrls: { www: "https://api.test-platform.example" },
+        imageHosts: options.imageHosts,
+      },
     ],
     fetch: options.fetch ?? createFakeSocialFetch([testFake]),
     kv: env.CACHE,
@@ -198,6 +210,92 @@ describe("social composition: what a success may hold", () => {
     expect(bound.ok && bound.post.media[0]?.boundToRequester).toBe(true);
     const live = await compose(testExtractor(async () => post([VIDEO]))).extract(freshRef(), signal());
     expect(live.ok && live.post.media[0]?.boundToRequester).toBeUndefined();
+  });
+});
+
+describe("social composition: a thumbnail and a profile picture only on the platform's hosts", () => {
+  const withThumbnail = (thumbnail: string): Extraction => {
+    const extraction = post([VIDEO]);
+    return extraction.ok ? { ok: true, post: { ...extraction.post, thumbnail } } : extraction;
+  };
+  /** The test extractor, declaring `imageHosts` when given. */
+  function extractorWith(thumbnail: string, imageHosts?: readonly string[]) {
+    const inner = testExtractor(async () => withThumbnail(thumbnail));
+    return {
+      ...inner,
+      factory: (deps: ExtractorDeps) => ({ ...inner.factory(deps), ...(imageHosts && { imageHosts }) }),
+    };
+  }
+  const thumbnailOf = async (extractor: ReturnType<typeof extractorWith>) => {
+    const result = await compose(extractor).extract(freshRef(), signal());
+    expect(result.ok).toBe(true);
+    return result.ok ? result.post.thumbnail : undefined;
+  };
+
+  it("keeps a thumbnail on the media hosts or declared image hosts, else answers none", async () => {
+    expect(await thumbnailOf(extractorWith(`https://${MEDIA_HOST}/t.jpg`))).toBe(`https://${MEDIA_HOST}/t.jpg`);
+    expect(await thumbnailOf(extractorWith("https://i.test-images.example/t.jpg", [".test-images.example"]))).toBe(
+      "https://i.test-images.example/t.jpg",
+    );
+    // No image hosts declared: its API hosts stand for them (a page's og:image on the platform itself).
+    expect(await thumbnailOf(extractorWith("https://api.test-platform.example/t.jpg"))).toBe(
+      "https://api.test-platform.example/t.jpg",
+    );
+    for (const foreign of [
+      "https://evil.example/t.jpg",
+      "http://media.test-cdn.example/t.jpg",
+      "javascript:alert(1)",
+      "https://i.test-images.example/t.jpg",
+    ]) {
+      expect(await thumbnailOf(extractorWith(foreign)), foreign).toBeNull();
+    }
+    // Declared image hosts replace the API hosts for pictures.
+    expect(
+      await thumbnailOf(extractorWith("https://api.test-platform.example/t.jpg", [".test-images.example"])),
+    ).toBeNull();
+  });
+
+  it("takes the plan's image hosts for an extractor that declares none (YouTube's i.ytimg.com), the extractor's own first", async () => {
+    const on = async (thumbnail: string, planned: readonly string[], declared?: readonly string[]) => {
+      const result = await compose(extractorWith(thumbnail, declared), { imageHosts: planned }).extract(
+        freshRef(),
+        signal(),
+      );
+      return result.ok ? result.post.thumbnail : undefined;
+    };
+    expect(await on("https://i.ytimg.com/vi/x/hq.jpg", [".ytimg.com"])).toBe("https://i.ytimg.com/vi/x/hq.jpg");
+    expect(await on("https://i.ytimg.com/vi/x/hq.jpg", [".ytimg.com"], [".test-images.example"])).toBeNull();
+    expect(PLATFORM_IMAGE_HOSTS.youtube).toEqual([".ytimg.com"]);
+  });
+
+  it("refuses a profile whose picture is on no host of the platform's as extractor-outdated", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const social = (profilePic: string) =>
+      createSocialMedia({
+        plans: [
+          {
+            platform: "instagram",
+            baseUrls: { www: "https://api.test-platform.example" },
+            factory: () => ({
+              platform: "instagram",
+              apiHosts: ["api.test-platform.example"],
+              mediaHosts: [".test-cdn.example"],
+              extract: async () => post([VIDEO]),
+              profile: async (username) => ({
+                ok: true,
+                profile: { username, fullName: null, bio: null, profilePic, followers: null, following: null },
+              }),
+            }),
+          },
+        ],
+        fetch: createFakeSocialFetch([testFake]),
+        kv: env.CACHE,
+      });
+    expect(await social(`https://${MEDIA_HOST}/p.jpg`).profile("someone", signal())).toMatchObject({ ok: true });
+    expect(await social("https://evil.example/p.jpg").profile("someone", signal())).toMatchObject({
+      ok: false,
+      kind: "extractor-outdated",
+    });
   });
 });
 

@@ -14,6 +14,9 @@
  *   aborted) is thrown on, for the gateway to answer.
  * - `extractor-outdated` is logged with the platform, what was missing and a SHA-256 prefix of
  *   the canonical URL, so it can be reproduced without logging what the caller asked for.
+ * - A post's thumbnail off the platform's media and image hosts (`pictureHosts`) is answered as
+ *   null, and a profile whose picture is off them is `extractor-outdated`: the envelope promises
+ *   the platform's URLs, and a page's text (og:image, a poster attribute) must not name another.
  * - Successful extractions are kept in KV by canonical URL for a few minutes (cache.ts), but
  *   live, not a post with media bound to the address that asked (YouTube's googlevideo `ip=`):
  *   KV is global, and a post read from another location's address would hand this one's tunnel
@@ -59,7 +62,16 @@ export interface ExtractorPlan {
   platform: Platform;
   factory: ExtractorFactory;
   baseUrls: Record<string, string>;
+  /** Image hosts for thumbnails, where the extractor declares none of its own (see pictureHosts). */
+  imageHosts?: readonly string[];
 }
+
+/**
+ * Image hosts of platforms whose extractor does not declare `imageHosts` yet but answers
+ * thumbnails off its API and media hosts: YouTube's on i.ytimg.com (its extractor checks them
+ * against the same list). An extractor's own `imageHosts` wins.
+ */
+export const PLATFORM_IMAGE_HOSTS: Partial<Record<Platform, readonly string[]>> = { youtube: [".ytimg.com"] };
 
 export type SocialConfig = Pick<
   Config,
@@ -113,6 +125,7 @@ export function socialMediaFor(
     platform,
     factory,
     baseUrls: baseUrls[platform],
+    imageHosts: PLATFORM_IMAGE_HOSTS[platform],
   }));
   return createSocialMedia({ plans, fetch: base, kv, bindAllMedia: !live });
 }
@@ -121,6 +134,8 @@ class UpstreamUnreachableError extends Error {}
 
 interface Composed {
   extractor: PlatformExtractor;
+  /** Where its thumbnails and profile pictures may be (pictureHosts). */
+  pictures: readonly string[];
   /** Fetch over the extractor's media hosts only (the tunnel's). */
   mediaFetch: typeof fetch;
 }
@@ -150,7 +165,11 @@ export function createSocialMedia(options: {
     let guarded: typeof fetch = () => Promise.reject(new Error("extractor fetched while being built"));
     const extractor = plan.factory({ baseUrls: plan.baseUrls, fetch: (input, init) => guarded(input, init) });
     guarded = hostGuardedFetch(network, [...extractor.apiHosts, ...extractor.mediaHosts]);
-    composed.set(plan.platform, { extractor, mediaFetch: hostGuardedFetch(network, extractor.mediaHosts) });
+    composed.set(plan.platform, {
+      extractor,
+      pictures: pictureHosts(extractor, plan.imageHosts),
+      mediaFetch: hostGuardedFetch(network, extractor.mediaHosts),
+    });
   }
   const find = (platform: Platform): Composed => {
     const found = composed.get(platform);
@@ -160,21 +179,25 @@ export function createSocialMedia(options: {
 
   return {
     async extract(ref, signal) {
-      const { extractor } = find(ref.platform);
+      const { extractor, pictures } = find(ref.platform);
       const cached = await readCachedPost(options.kv, ref.url);
       if (cached) return { ok: true, post: cached };
       const extraction = await guard(ref.platform, signal, () => extractor.extract(ref, signal));
-      const checked = await checkExtraction(extractor, ref, extraction, options.bindAllMedia === true);
+      const checked = await checkExtraction(extractor, pictures, ref, extraction, options.bindAllMedia === true);
       if (checked.ok && (options.bindAllMedia === true || !checked.post.media.some((item) => item.boundToRequester))) {
         await writeCachedPost(options.kv, ref.url, checked.post);
       }
       return checked;
     },
     async profile(username, signal): Promise<ProfileExtraction> {
-      const { extractor } = find("instagram");
+      const { extractor, pictures } = find("instagram");
       if (!extractor.profile) throw new Error("the Instagram extractor reads no profiles in this build");
       const read = extractor.profile.bind(extractor);
-      const result = await guard("instagram", signal, () => read(username, signal));
+      let result = await guard("instagram", signal, () => read(username, signal));
+      if (result.ok && !isMediaUrl(result.profile.profilePic, pictures)) {
+        // The answer names a picture off Instagram's hosts: not the shape the reader was written for.
+        result = outdated("instagram", "a profile picture off its hosts");
+      }
       if (result.ok && options.bindAllMedia && isMediaUrl(result.profile.profilePic, extractor.mediaHosts)) {
         return { ok: true, profile: { ...result.profile, profilePicBoundToRequester: true } };
       }
@@ -241,6 +264,7 @@ async function guard<T extends Extraction | ProfileExtraction>(
  */
 async function checkExtraction(
   extractor: PlatformExtractor,
+  pictures: readonly string[],
   ref: PostRef,
   extraction: Extraction,
   bindAllMedia: boolean,
@@ -260,11 +284,20 @@ async function checkExtraction(
       );
     } else {
       const marked = bindAllMedia ? media.map((item) => ({ ...item, boundToRequester: true })) : media;
-      const { thumbnail } = result.post;
+      // A thumbnail off the platform's hosts is dropped, not answered: the envelope promises platform URLs.
+      const thumbnail =
+        result.post.thumbnail !== null && isMediaUrl(result.post.thumbnail, pictures)
+          ? result.post.thumbnail
+          : null;
       const thumbnailBound = bindAllMedia && thumbnail !== null && isMediaUrl(thumbnail, extractor.mediaHosts);
       result = {
         ok: true,
-        post: { ...result.post, media: marked, ...(thumbnailBound && { thumbnailBoundToRequester: true }) },
+        post: {
+          ...result.post,
+          thumbnail,
+          media: marked,
+          ...(thumbnailBound && { thumbnailBoundToRequester: true }),
+        },
       };
     }
   }
@@ -274,6 +307,18 @@ async function checkExtraction(
     );
   }
   return result;
+}
+
+/**
+ * Where a post's thumbnail or a profile's picture may be: the platform's media hosts and the
+ * image hosts its extractor declares (`imageHosts`), else its plan's (PLATFORM_IMAGE_HOSTS),
+ * else its API hosts (a page's og:image on the platform's own host).
+ */
+function pictureHosts(
+  extractor: PlatformExtractor & { imageHosts?: readonly string[] },
+  planned: readonly string[] | undefined,
+): readonly string[] {
+  return [...extractor.mediaHosts, ...(extractor.imageHosts ?? planned ?? extractor.apiHosts)];
 }
 
 function isMediaUrl(url: string, hosts: readonly string[]): boolean {
