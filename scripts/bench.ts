@@ -449,7 +449,7 @@ async function main() {
     );
     console.log(await timeCalls("video-downloader: warm cache (Big Buck Bunny)", video(BIG_BUCK_BUNNY)));
     // The media tunnel (decision 052): a stream's first byte through /tunnel/<token> (the token's
-    // HMAC, the fake CDN's first 64 KiB chunk; no key, no Meter), for the muxed 360p file a warm
+    // HMAC and its key's revocation check, the fake CDN's first 64 KiB chunk; no Meter), for the muxed 360p file a warm
     // call answered. Its tokens live 15 minutes, longer than the bench. The fake CDN computes its
     // bytes in the Worker's own thread, and keeps computing a cancelled stream's next chunks for
     // a while, so the whole file's first byte also measures the fake; a one-byte range leaves

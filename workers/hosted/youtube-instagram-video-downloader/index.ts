@@ -28,7 +28,7 @@ const DESCRIPTION =
   "Instagram: `/p/`, `/reel/`, `/reels/`, `/tv/` and `instagr.am`, read from the post's embed and GraphQL answers; a carousel lists every item. " +
   "Facebook: `/<page>/videos/<id>`, `/watch?v=`, `/reel/`, `/share/v/`, `/share/r/` and `fb.watch` (the short links are followed on Facebook's own hosts), read from the page's native video URLs (HD and SD). " +
   "X (Twitter): `x.com`, `twitter.com` and `mobile.twitter.com` status links, read through X's syndication answer with a guest-token fallback; every video and photo of the post is listed. " +
-  "LinkedIn: `/posts/…-activity-<id>-…` and `/feed/update/urn:li:activity:<id>`, read from the activity page's media sources. " +
+  "LinkedIn: `/posts/…-activity-<id>-…` and `/feed/update/urn:li:activity:<id>`, read from the post's public embed card (decision 054). " +
   "Pinterest: `/pin/<id>` on pinterest.com and its country domains (`pinterest.co.uk`, `pinterest.fr`, …) and `pin.it`, read from the pin's data (a video pin's MP4, or the original image). " +
   "The answer is one envelope for every platform: `platform`, the platform's `id`, `title`, `author` (`name`, `handle`, `url`), `thumbnail`, `durationSec`, and `media`, each with its `item`, `url`, `type` (video, audio, image), `quality`, `width`, `height`, `mimeType`, `hasAudio` and, where the platform says it, `sizeBytes`. " +
   "A video's size is its short side, the smaller of `width` and `height`, when both are known (a vertical 720×1280 video is 720p, as the platforms label it), else the number in its `quality` label (`720p`, `1080p60`, `mp4-640p`; a label such as `SD`, `HD` or `832k` gives none), else unknown. " +

@@ -22,6 +22,11 @@ export interface PlatformExtractor {
    */
   apiHosts: readonly string[];
   mediaHosts: readonly string[];
+  /**
+   * Hosts a post's thumbnail or a profile's picture may be on besides the media hosts (YouTube's
+   * i.ytimg.com); absent, the API hosts stand for them (a page's og:image on the platform itself).
+   */
+  imageHosts?: readonly string[];
   extract(ref: PostRef, signal: AbortSignal): Promise<Extraction>;
   /** Instagram only: a profile by user name. */
   profile?(username: string, signal: AbortSignal): Promise<ProfileExtraction>;

@@ -11,14 +11,8 @@ import { readCachedPost, socialCacheKey } from "./cache";
 import { readText, UpstreamTooLargeError, type ExtractorDeps, type PlatformExtractor } from "./extractor";
 import { createFakeSocialFetch, type FakePlatform } from "./fake";
 import { fakeMediaBytes, fakeMediaResponse } from "./fake-media";
-import {
-  createSocialMedia,
-  EXTRACTOR_FACTORIES,
-  PLATFORM_IMAGE_HOSTS,
-  platformBaseUrls,
-  socialMediaFor,
-  urlHash,
-} from "./index";
+import { youtubeExtractor } from "./youtube";
+import { createSocialMedia, EXTRACTOR_FACTORIES, platformBaseUrls, socialMediaFor, urlHash } from "./index";
 import { recognisePostUrl } from "~workers/hosted/youtube-instagram-video-downloader/recognise";
 import { PINNED_POSTS } from "~workers/hosted/youtube-instagram-video-downloader/index";
 
@@ -86,7 +80,7 @@ function freshRef(id = `post${++refCounter}${crypto.randomUUID().slice(0, 6)}`):
 
 function compose(
   extractor: ReturnType<typeof testExtractor>,
-  options: { fetch?: typeof fetch; bindAllMedia?: boolean; imageHosts?: readonly string[] } = {},
+  options: { fetch?: typeof fetch; bindAllMedia?: boolean } = {},
 ) {
   return createSocialMedia({
     plans: [
@@ -94,7 +88,6 @@ function compose(
         platform: "youtube",
         factory: extractor.factory,
         baseUrls: { www: "https://api.test-platform.example" },
-        imageHosts: options.imageHosts,
       },
     ],
     fetch: options.fetch ?? createFakeSocialFetch([testFake]),
@@ -255,17 +248,9 @@ describe("social composition: a thumbnail and a profile picture only on the plat
     ).toBeNull();
   });
 
-  it("takes the plan's image hosts for an extractor that declares none (YouTube's i.ytimg.com), the extractor's own first", async () => {
-    const on = async (thumbnail: string, planned: readonly string[], declared?: readonly string[]) => {
-      const result = await compose(extractorWith(thumbnail, declared), { imageHosts: planned }).extract(
-        freshRef(),
-        signal(),
-      );
-      return result.ok ? result.post.thumbnail : undefined;
-    };
-    expect(await on("https://i.ytimg.com/vi/x/hq.jpg", [".ytimg.com"])).toBe("https://i.ytimg.com/vi/x/hq.jpg");
-    expect(await on("https://i.ytimg.com/vi/x/hq.jpg", [".ytimg.com"], [".test-images.example"])).toBeNull();
-    expect(PLATFORM_IMAGE_HOSTS.youtube).toEqual([".ytimg.com"]);
+  it("keeps YouTube's thumbnails on i.ytimg.com, the image host its extractor declares", async () => {
+    const youtube = youtubeExtractor({ baseUrls: { www: "https://www.youtube.com" }, fetch });
+    expect(youtube.imageHosts).toEqual([".ytimg.com"]);
   });
 
   it("refuses a profile whose picture is on no host of the platform's as extractor-outdated", async () => {
@@ -381,7 +366,12 @@ describe("social composition: the cache", () => {
   });
 
   it("keeps each media's item, so a carousel read from the cache still tells its items apart", async () => {
-    const extractor = testExtractor(async () => post([{ ...VIDEO, item: 0 }, { ...VIDEO, item: 1 }]));
+    const extractor = testExtractor(async () =>
+      post([
+        { ...VIDEO, item: 0 },
+        { ...VIDEO, item: 1 },
+      ]),
+    );
     const social = compose(extractor);
     const ref = freshRef();
     await social.extract(ref, signal());

@@ -62,16 +62,7 @@ export interface ExtractorPlan {
   platform: Platform;
   factory: ExtractorFactory;
   baseUrls: Record<string, string>;
-  /** Image hosts for thumbnails, where the extractor declares none of its own (see pictureHosts). */
-  imageHosts?: readonly string[];
 }
-
-/**
- * Image hosts of platforms whose extractor does not declare `imageHosts` yet but answers
- * thumbnails off its API and media hosts: YouTube's on i.ytimg.com (its extractor checks them
- * against the same list). An extractor's own `imageHosts` wins.
- */
-export const PLATFORM_IMAGE_HOSTS: Partial<Record<Platform, readonly string[]>> = { youtube: [".ytimg.com"] };
 
 export type SocialConfig = Pick<
   Config,
@@ -125,7 +116,6 @@ export function socialMediaFor(
     platform,
     factory,
     baseUrls: baseUrls[platform],
-    imageHosts: PLATFORM_IMAGE_HOSTS[platform],
   }));
   return createSocialMedia({ plans, fetch: base, kv, bindAllMedia: !live });
 }
@@ -167,7 +157,7 @@ export function createSocialMedia(options: {
     guarded = hostGuardedFetch(network, [...extractor.apiHosts, ...extractor.mediaHosts]);
     composed.set(plan.platform, {
       extractor,
-      pictures: pictureHosts(extractor, plan.imageHosts),
+      pictures: pictureHosts(extractor),
       mediaFetch: hostGuardedFetch(network, extractor.mediaHosts),
     });
   }
@@ -286,9 +276,7 @@ async function checkExtraction(
       const marked = bindAllMedia ? media.map((item) => ({ ...item, boundToRequester: true })) : media;
       // A thumbnail off the platform's hosts is dropped, not answered: the envelope promises platform URLs.
       const thumbnail =
-        result.post.thumbnail !== null && isMediaUrl(result.post.thumbnail, pictures)
-          ? result.post.thumbnail
-          : null;
+        result.post.thumbnail !== null && isMediaUrl(result.post.thumbnail, pictures) ? result.post.thumbnail : null;
       const thumbnailBound = bindAllMedia && thumbnail !== null && isMediaUrl(thumbnail, extractor.mediaHosts);
       result = {
         ok: true,
@@ -311,14 +299,11 @@ async function checkExtraction(
 
 /**
  * Where a post's thumbnail or a profile's picture may be: the platform's media hosts and the
- * image hosts its extractor declares (`imageHosts`), else its plan's (PLATFORM_IMAGE_HOSTS),
- * else its API hosts (a page's og:image on the platform's own host).
+ * image hosts its extractor declares (`imageHosts`), else its API hosts (a page's og:image on
+ * the platform's own host).
  */
-function pictureHosts(
-  extractor: PlatformExtractor & { imageHosts?: readonly string[] },
-  planned: readonly string[] | undefined,
-): readonly string[] {
-  return [...extractor.mediaHosts, ...(extractor.imageHosts ?? planned ?? extractor.apiHosts)];
+function pictureHosts(extractor: PlatformExtractor): readonly string[] {
+  return [...extractor.mediaHosts, ...(extractor.imageHosts ?? extractor.apiHosts)];
 }
 
 function isMediaUrl(url: string, hosts: readonly string[]): boolean {

@@ -222,6 +222,7 @@ export function youtubeExtractor(deps: ExtractorDeps): PlatformExtractor {
     platform: "youtube",
     apiHosts,
     mediaHosts: YOUTUBE_MEDIA_HOSTS,
+    imageHosts: THUMBNAIL_HOSTS,
     async extract(ref, signal) {
       if (!VIDEO_ID.test(ref.id)) {
         return { ok: false, kind: "content-unavailable", detail: "YouTube has no video with that id." };
