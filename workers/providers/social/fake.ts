@@ -12,22 +12,12 @@ import { fakeLinkedin } from "./linkedin/fake";
 import { fakePinterest } from "./pinterest/fake";
 import { fakeX } from "./x/fake";
 import { fakeYoutube } from "./youtube/fake";
+import type { FakePlatform } from "./fake-platform";
 
-export interface FakePlatform {
-  /** The hosts it answers, in `hostMatches` form. */
-  hosts: readonly string[];
-  handle(request: Request): Promise<Response> | Response;
-}
+export type { FakePlatform, FixtureScenario } from "./fake-platform";
 
 /** Each platform's fake; a platform adds its own line. */
-const FAKE_PLATFORMS: FakePlatform[] = [
-  fakeInstagram,
-  fakeFacebook,
-  fakeX,
-  fakeLinkedin,
-  fakePinterest,
-  fakeYoutube,
-];
+const FAKE_PLATFORMS: FakePlatform[] = [fakeInstagram, fakeFacebook, fakeX, fakeLinkedin, fakePinterest, fakeYoutube];
 
 /** A `fetch` answering every platform host from its fake; any other host is unreachable, as offline. */
 export function createFakeSocialFetch(platforms: readonly FakePlatform[] = FAKE_PLATFORMS): typeof fetch {
@@ -40,21 +30,3 @@ export function createFakeSocialFetch(platforms: readonly FakePlatform[] = FAKE_
     return platform.handle(request);
   };
 }
-
-/**
- * The situations the recorded fixtures cover. Each platform's `fixtures.ts` exports the post
- * URLs of the ones it records (`<PLATFORM>_FIXTURE_URLS`), which its tests and the API's
- * gateway tests walk.
- */
-export type FixtureScenario =
-  | "public"
-  | "carousel"
-  | "multiQuality"
-  | "private"
-  | "deleted"
-  | "regionLocked"
-  | "loginWall"
-  | "rateLimited"
-  | "blocked"
-  | "changedShape"
-  | "drm";

@@ -5,7 +5,7 @@
  * Facebook it serves its pages only to a browser (a request without a browser's user agent gets
  * the "not available on this browser" page) and its media only under their signature (`oh`).
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import {
   FACEBOOK_MEDIA,

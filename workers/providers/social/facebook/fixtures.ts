@@ -7,7 +7,7 @@
  * all CDN signatures are made up; every media URL is on the real CDN host and is answered by
  * the fake with `fakeMediaResponse`.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 /** The post URLs the fake records, as a user would paste them. */
 export const FACEBOOK_FIXTURE_URLS = {

@@ -6,7 +6,7 @@
  * JSON endpoints want the web app's id, the GraphQL query its doc id, the CDN its URL's
  * signature (`oh`).
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import {
   CAROUSEL_MEDIA,

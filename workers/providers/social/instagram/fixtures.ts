@@ -6,7 +6,7 @@
  * `data.user`. Shortcodes, ids and CDN signatures are made up; every media URL is on the
  * real CDN host and is answered by the fake with `fakeMediaResponse`.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 /** The post URLs the fake records, as a user would paste them. */
 export const INSTAGRAM_FIXTURE_URLS = {

@@ -3,7 +3,7 @@
  * wall a refused visitor is redirected to, and the licdn CDNs. A post is found only under the
  * urn kind it was recorded with (`activity`, `ugcPost`), as LinkedIn's embed answers.
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import { LINKEDIN_AUTHWALL_PAGE, LINKEDIN_BLOCK_PAGE, LINKEDIN_MEDIA, LINKEDIN_RECORDED } from "./recorded";
 

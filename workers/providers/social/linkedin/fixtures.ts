@@ -2,7 +2,7 @@
  * The LinkedIn posts the fake records (linkedin/recorded.ts), as a user would paste them. The
  * first is the pinned public post the docs and the live demo use.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 export const LINKEDIN_FIXTURE_URLS: Partial<Record<FixtureScenario, string>> = {
   public: "https://www.linkedin.com/posts/nasa_artemis-activity-7262145368218238976-AbCd",

@@ -3,7 +3,7 @@
  * (pinterest/recorded.ts), pin.it's redirect chain (pin.it → api.pinterest.com's url_shortener
  * → the pin's `/sent/` page on www), and the pinimg CDNs.
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import { PINTEREST_MEDIA, PINTEREST_RECORDED, PINTEREST_SHORT_LINKS } from "./recorded";
 

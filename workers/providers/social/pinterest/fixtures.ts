@@ -2,7 +2,7 @@
  * The Pinterest pins the fake records (pinterest/recorded.ts), as a user would paste them. The
  * first is the pinned public pin the docs and the live demo use.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 export const PINTEREST_FIXTURE_URLS: Partial<Record<FixtureScenario, string>> = {
   public: "https://www.pinterest.com/pin/1055599907085543/",

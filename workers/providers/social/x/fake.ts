@@ -4,7 +4,7 @@
  * keeps the extractor honest: the syndication token must be the widget's (X has been seen
  * accepting others), and GraphQL wants the public bearer and the guest token it issued.
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import { syndicationToken, X_TWEET_QUERY, X_WEB_BEARER } from "./index";
 import { type RecordedAnswer, X_MEDIA, X_RECORDED } from "./recorded";

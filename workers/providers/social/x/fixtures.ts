@@ -2,7 +2,7 @@
  * The X posts the fake records (x/recorded.ts), as a user would paste them. The first is the
  * pinned public post the docs and the live demo use.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 export const X_FIXTURE_URLS: Partial<Record<FixtureScenario, string>> = {
   public: "https://x.com/NASA/status/1850214830462251210",

@@ -3,7 +3,7 @@
  * answers (fake-recorded.ts) by video id and asking client, and googlevideo.com serves the
  * bytes of every media URL those answers hold, at their recorded sizes, with Range.
  */
-import type { FakePlatform } from "../fake";
+import type { FakePlatform } from "../fake-platform";
 import { fakeMediaResponse } from "../fake-media";
 import { RECORDED_YOUTUBE, UNKNOWN_VIDEO, type RecordedAnswer } from "./fake-recorded";
 

@@ -3,7 +3,7 @@
  * Only Big Buck Bunny is real (Blender Foundation, CC BY): the docs and the live demo use it.
  * The others are made-up ids whose recorded answers copy what YouTube answers in each case.
  */
-import type { FixtureScenario } from "../fake";
+import type { FixtureScenario } from "../fake-platform";
 
 export const YOUTUBE_FIXTURE_IDS = {
   bigBuckBunny: "aqz-KE-bpKQ",
