@@ -31,6 +31,13 @@ export interface DayRates {
   rates: Record<string, number>;
 }
 
+/** The first and last day the ECB published a currency. */
+export interface CurrencySpan {
+  code: string;
+  first: string;
+  last: string;
+}
+
 export type FeedFailure = { ok: false; reason: "unreachable" | "timeout" | "status" | "malformed"; detail: string };
 export type FeedResult = { ok: true; days: DayRates[] } | FeedFailure;
 

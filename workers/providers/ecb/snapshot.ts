@@ -8,8 +8,7 @@
  * 41 currencies, 2 MB) goes to D1 instead.
  */
 import { z } from "zod";
-import type { DayRates } from "./feed";
-import type { CurrencySpan } from "./store";
+import type { CurrencySpan, DayRates } from "./feed";
 import bundled from "./snapshot.json";
 
 export const SnapshotFileSchema = z.object({

@@ -6,15 +6,10 @@
  * cron has run once, with no seed step. For any day, D1's rows win over the snapshot's.
  */
 import { z } from "zod";
-import type { DayRates } from "./feed";
+import type { CurrencySpan, DayRates } from "./feed";
 import { snapshotStore, type SnapshotStore } from "./snapshot";
 
-/** The first and last day the ECB published a currency. */
-export interface CurrencySpan {
-  code: string;
-  first: string;
-  last: string;
-}
+export type { CurrencySpan } from "./feed";
 
 export interface RateStore {
   /** The rates of the last published day on or before `date` ("9999-12-31" for the newest). */
