@@ -159,9 +159,9 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
       // A platform asked for a post (or a profile, or a media file) is the network reached, even
       // when the extraction was kept in KV; a URL the recogniser refused never gets here.
       social: {
-        extract: (ref, signal) => {
+        extract: (ref, signal, options) => {
           reached = true;
-          return social.extract(ref, signal);
+          return social.extract(ref, signal, options);
         },
         profile: (username, signal) => {
           reached = true;

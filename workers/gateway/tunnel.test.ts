@@ -1,13 +1,15 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
-import type { SocialMedia } from "~workers/hosted/capabilities";
+import type { PostRef, SocialMedia } from "~workers/hosted/capabilities";
+import { createSocialMedia } from "~workers/providers/social";
+import { youtubeExtractor } from "~workers/providers/social/youtube";
 import { hostGuardedFetch, hostMatches } from "~workers/providers/social/extractor";
 import { createFakeSocialFetch, type FakePlatform } from "~workers/providers/social/fake";
 import { fakeMediaBytes, fakeMediaResponse } from "~workers/providers/social/fake-media";
 import { meterStanding } from "~workers/gateway/meter-policy";
 import type { KeyRecord, KeyStore } from "./api-key-auth";
-import { fakeYoutubeMediaFile } from "~workers/providers/social/youtube/fake";
+import { fakeYoutube, fakeYoutubeMediaFile } from "~workers/providers/social/youtube/fake";
 import { callHosted, createAccountWithKey, eventually } from "../../tests/factories";
 import { createTestContext } from "../../tests/hosted-context";
 import {
@@ -80,7 +82,13 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentR
     },
   };
   const fetcher = hostGuardedFetch(createFakeSocialFetch([cdn]), MEDIA_HOSTS);
-  const media: Pick<SocialMedia, "openMedia"> = {
+  /** The posts the tunnel asked to extract again. */
+  const extracted: PostRef[] = [];
+  const media: Pick<SocialMedia, "openMedia" | "extract"> = {
+    async extract(ref) {
+      extracted.push(ref);
+      return { ok: false, kind: "content-unavailable", detail: "not recorded here" };
+    },
     async openMedia(url, init) {
       const parsed = new URL(url);
       if (parsed.protocol !== "https:" || !hostMatches(parsed.hostname, MEDIA_HOSTS)) return null;
@@ -93,7 +101,7 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentR
       });
     },
   };
-  return { media, opened, produced, methods };
+  return { media, opened, produced, methods, extracted };
 }
 
 const tokens = hmacTunnelTokens(SECRET);
@@ -303,6 +311,162 @@ describe("tunnel tokens", () => {
   });
 });
 
+describe("tunnel tokens naming their source (asking the platform again)", () => {
+  const source = {
+    ref: { platform: "youtube", id: "aqz-KE-bpKQ", kind: "video", url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ" },
+    formatId: "18",
+  } as const;
+
+  it("carry the post and the rendition under the MAC, and open to the same ticket", async () => {
+    const token = await tokens.seal(ticket({ source }));
+    const [payload = "", mac] = token.split(".");
+    expect(JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))).r).toEqual({
+      p: "youtube",
+      i: "aqz-KE-bpKQ",
+      c: "video",
+      l: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+      t: "18",
+    });
+    expect(mac).toBe(await referenceMac(SECRET, "portico media-tunnel v1", payload));
+    expect(await tokens.open(token, NOW)).toEqual({ ok: true, ticket: ticket({ source }) });
+  });
+
+  it("are refused when any one character is changed, the source's included", async () => {
+    const token = await tokens.seal(ticket({ source }));
+    for (let index = 0; index < token.length; index += 1) {
+      const original = token[index] ?? "";
+      const replacement =
+        original === "." ? "A" : (BASE64URL[(BASE64URL.indexOf(original) + 1) % BASE64URL.length] ?? "A");
+      const changed = token.slice(0, index) + replacement + token.slice(index + 1);
+      expect((await tokens.open(changed, NOW)).ok, `position ${index}`).toBe(false);
+    }
+  });
+
+  it("cannot be pointed at another rendition or post under the same MAC, nor gain a source it was not minted with", async () => {
+    const token = await tokens.seal(ticket({ source }));
+    const [payload = "", mac = ""] = token.split(".");
+    const fields = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as Record<string, unknown>;
+    const rewritten = [
+      { ...fields, r: { ...(fields.r as object), t: "137" } },
+      { ...fields, r: { ...(fields.r as object), i: "privateVid1" } },
+      { ...fields, r: { ...(fields.r as object), p: "instagram" } },
+    ];
+    for (const changed of rewritten) {
+      expect((await tokens.open(`${base64url(JSON.stringify(changed))}.${mac}`, NOW)).ok).toBe(false);
+    }
+    const plain = await tokens.seal(ticket());
+    const [plainPayload = "", plainMac = ""] = plain.split(".");
+    const withSource = { ...JSON.parse(atob(plainPayload.replaceAll("-", "+").replaceAll("_", "/"))), r: fields.r };
+    expect((await tokens.open(`${base64url(JSON.stringify(withSource))}.${plainMac}`, NOW)).ok).toBe(false);
+    // A source under the MAC but in a shape we never write is not believed either.
+    const odd = base64url(JSON.stringify({ ...fields, r: { ...(fields.r as object), extra: 1 } }));
+    expect((await tokens.open(`${odd}.${await referenceMac(SECRET, "portico media-tunnel v1", odd)}`, NOW)).ok).toBe(
+      false,
+    );
+  });
+});
+
+describe("the tunnel: asking again for a URL refused from its address", () => {
+  const REF = {
+    platform: "youtube",
+    id: "aqz-KE-bpKQ",
+    kind: "video",
+    url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+  } as const;
+  const OTHER_ADDRESS = "198.51.100.23";
+
+  /**
+   * The YouTube extractor over its recorded fake, composed as the Worker composes it, with
+   * googlevideo refusing (403) the URLs `refuse` picks, as it refuses one bound to another address.
+   */
+  function boundYoutube(refuse: (url: URL) => boolean) {
+    const seen = { player: 0, media: [] as string[] };
+    const platform: FakePlatform = {
+      hosts: fakeYoutube.hosts,
+      async handle(request) {
+        const url = new URL(request.url);
+        if (!url.hostname.endsWith(".googlevideo.com")) {
+          seen.player += 1;
+          return fakeYoutube.handle(request);
+        }
+        seen.media.push(url.href);
+        if (refuse(url)) return new Response(null, { status: 403 });
+        return fakeYoutube.handle(request);
+      },
+    };
+    const social = createSocialMedia({
+      plans: [{ platform: "youtube", factory: youtubeExtractor, baseUrls: { www: "https://www.youtube.com" } }],
+      fetch: createFakeSocialFetch([platform]),
+      kv: env.CACHE,
+    });
+    return { social, seen };
+  }
+
+  /** itag 18's URL as an extraction answers it, and the same URL bound to another address. */
+  async function recordedAndStale(social: SocialMedia) {
+    const extraction = await social.extract(REF, new AbortController().signal);
+    if (!extraction.ok) throw new Error(`the fake did not answer: ${extraction.kind}`);
+    const muxed = extraction.post.media.find((item) => item.formatId === "18");
+    if (!muxed) throw new Error("no itag 18 in the recorded answer");
+    const stale = new URL(muxed.url);
+    stale.searchParams.set("ip", OTHER_ADDRESS);
+    return { recorded: muxed.url, stale: stale.href };
+  }
+
+  async function serve(social: SocialMedia, token: string, range?: string) {
+    const request = new Request(`${ORIGIN}${TUNNEL_PATH}/${token}`, { headers: range ? { range } : {} });
+    return serveTunnel(request, { tokens, media: social, keys: keyStore().keys, requestId: "req_tunnel", now: NOW });
+  }
+
+  it("extracts the post again (not from the cache) and serves the same rendition's fresh URL, Range kept", async () => {
+    const { social, seen } = boundYoutube((url) => url.searchParams.get("ip") === OTHER_ADDRESS);
+    const { recorded, stale } = await recordedAndStale(social);
+    seen.player = 0;
+    const file = fakeYoutubeMediaFile(recorded)!;
+    const token = await tokens.seal(ticket({ url: stale, source: { ref: REF, formatId: "18" } }));
+    const response = await serve(social, token, "bytes=1000-4999");
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe(`bytes 1000-4999/${file.size}`);
+    expect(await bytesOf(response)).toEqual(fakeMediaBytes(file.seed, 1000, 5000));
+    expect(seen.media).toEqual([stale, recorded]);
+    // One player call from the tunnel's own invocation: visionOS answered.
+    expect(seen.player).toBe(1);
+  });
+
+  it("answers 502 when the fresh URL is refused too, having asked once and no more", async () => {
+    const { social, seen } = boundYoutube(() => true);
+    const { recorded, stale } = await recordedAndStale(social);
+    seen.player = 0;
+    const token = await tokens.seal(ticket({ url: stale, source: { ref: REF, formatId: "18" } }));
+    const response = await serve(social, token);
+    expect((await expectProblem(response, 502, "upstream-failed")).detail).toMatch(/HTTP 403.*fresh/);
+    expect(seen.media).toEqual([stale, recorded]);
+    expect(seen.player).toBe(1);
+  });
+
+  it("answers 502 without asking again for a token with no source, or when the rendition is gone", async () => {
+    const { social, seen } = boundYoutube((url) => url.searchParams.get("ip") === OTHER_ADDRESS);
+    const { stale } = await recordedAndStale(social);
+    seen.player = 0;
+    await expectProblem(await serve(social, await tokens.seal(ticket({ url: stale }))), 502, "upstream-failed");
+    expect(seen.player).toBe(0);
+    const gone = await tokens.seal(ticket({ url: stale, source: { ref: REF, formatId: "9999" } }));
+    await expectProblem(await serve(social, gone), 502, "upstream-failed");
+    expect(seen.player).toBe(1);
+    expect(seen.media).toEqual([stale, stale]);
+  });
+
+  it("does not ask again for a failure other than 403 or 410", async () => {
+    const media = fakeMedia({ failWith: 404 });
+    const token = await tokens.seal(ticket({ source: { ref: REF, formatId: "18" } }));
+    await expectProblem((await get(token, { media })).response, 502, "upstream-failed");
+    expect(media.extracted).toEqual([]);
+    const refused = fakeMedia({ failWith: 410 });
+    await expectProblem((await get(token, { media: refused })).response, 502, "upstream-failed");
+    expect(refused.extracted).toEqual([REF]);
+  });
+});
+
 describe("OperationContext.tunnelUrl", () => {
   it("answers a URL on the request's origin whose token the gateway's tunnel opens, for fifteen minutes", async () => {
     const ctx = createTestContext({ origin: "https://api.portico.test" });
@@ -315,7 +479,12 @@ describe("OperationContext.tunnelUrl", () => {
     const verdict = await hmacTunnelTokens(readConfig(env).SESSION_SECRET).open(token, Date.now());
     expect(verdict.ok).toBe(true);
     if (!verdict.ok) return;
-    expect(verdict.ticket).toMatchObject({ url: SMALL, mimeType: "video/mp4", filename: "clip.mp4", keyId: "key_test" });
+    expect(verdict.ticket).toMatchObject({
+      url: SMALL,
+      mimeType: "video/mp4",
+      filename: "clip.mp4",
+      keyId: "key_test",
+    });
     expect(verdict.ticket.expiresAt - before).toBeGreaterThanOrEqual(TUNNEL_LIFETIME_SECONDS);
     expect(verdict.ticket.expiresAt - before).toBeLessThanOrEqual(TUNNEL_LIFETIME_SECONDS + 1);
   });
@@ -560,6 +729,13 @@ describe("the tunnel through the Worker", () => {
     const muxed = media.find((item) => item.type === "video" && item.hasAudio);
     expect(muxed?.url.startsWith(`https://portico.test${TUNNEL_PATH}/`)).toBe(true);
     const file = upstreamOf(muxed!.url);
+    // The token names the post and the rendition (itag) the tunnel asks for again if the URL is refused.
+    const payload = new URL(muxed!.url).pathname.slice(TUNNEL_PATH.length + 1).split(".")[0] ?? "";
+    const { u, r } = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as {
+      u: string;
+      r: { p: string; i: string; t: string };
+    };
+    expect(r).toMatchObject({ p: "youtube", i: "aqz-KE-bpKQ", t: new URL(u).searchParams.get("itag") });
 
     const part = await SELF.fetch(muxed!.url, { headers: { range: "bytes=1000-4999" } });
     expect(part.status).toBe(206);

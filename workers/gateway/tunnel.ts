@@ -13,7 +13,9 @@
  * minted it was. It is
  *
  *   <payload>.<mac>   payload  base64url of JSON {u: upstream URL, m: MIME type, f: file name, e: expiry (epoch s),
- *                              k: the id of the API key whose call minted it}
+ *                              k: the id of the API key whose call minted it,
+ *                              r?: {p, i, c, l: the post's PostRef (platform, id, kind, canonical URL),
+ *                                   t: the rendition's formatId (YouTube's itag)}}
  *                     mac      base64url of HMAC-SHA256(payload), under a key HKDF derives from
  *                              SESSION_SECRET with its own label ("portico media-tunnel v1")
  *
@@ -32,6 +34,13 @@
  * bandwidth without counting a call, so a leaked one must die soon; the upstream's own URL
  * (YouTube's lives about six hours) would allow far longer.
  *
+ * Asking again (`r`, only for media whose extractor names the rendition, YouTube's): a
+ * googlevideo URL is bound to the address that asked (`ip=`), and the tunnel request may leave
+ * Cloudflare from another one. When the upstream refuses the token's URL (403, or 410), the
+ * tunnel extracts the post again from its own invocation (not from the cache), takes the same
+ * rendition's URL, and tries once more; only then is it 502. `r` is under the MAC like the rest,
+ * so a token cannot be pointed at another post or rendition.
+ *
  * The minting key: a token stops opening once the key whose call minted it is revoked or
  * deleted (within the KeyStore's few seconds of isolate memory), so an owner who finds their
  * links relayed can end them. It is looked up only for a genuine, unexpired token, so junk
@@ -42,7 +51,7 @@
  * can hold script), with nosniff, so nothing the platform sends can run as our page.
  */
 import { z } from "zod";
-import type { SocialMedia } from "~workers/hosted/capabilities";
+import { PLATFORMS, type PostRef, type SocialMedia } from "~workers/hosted/capabilities";
 import type { KeyStore } from "./api-key-auth";
 import { derivedHmacKey, timingSafeEqualBytes } from "./signed-url";
 import { problemBody, type ProblemType } from "~workers/http/problem";
@@ -64,6 +73,16 @@ export interface TunnelTicket {
   expiresAt: number;
   /** The API key whose call minted the token (api_keys.id). */
   keyId: string;
+  /**
+   * What the tunnel needs to ask the platform again when the URL is refused: the post and the
+   * rendition's `formatId`. Only for media whose extractor names its rendition.
+   */
+  source?: TunnelSource;
+}
+
+export interface TunnelSource {
+  ref: PostRef;
+  formatId: string;
 }
 
 export type TunnelVerdict =
@@ -84,6 +103,15 @@ const PayloadSchema = z.strictObject({
   f: z.string().max(FILENAME_MAX * 4),
   e: z.number().int().nonnegative(),
   k: z.string().min(1).max(100),
+  r: z
+    .strictObject({
+      p: z.enum(PLATFORMS),
+      i: z.string().min(1).max(200),
+      c: z.string().min(1).max(40),
+      l: z.string().min(1).max(2000),
+      t: z.string().min(1).max(40),
+    })
+    .optional(),
 });
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -140,6 +168,16 @@ export function hmacTunnelTokens(secret: string): TunnelTokens {
             f: safeFilename(ticket.filename),
             e: ticket.expiresAt,
             k: ticket.keyId,
+            // Written only when there is a source: a token without one keeps its old spelling.
+            ...(ticket.source && {
+              r: {
+                p: ticket.source.ref.platform,
+                i: ticket.source.ref.id,
+                c: ticket.source.ref.kind,
+                l: ticket.source.ref.url,
+                t: ticket.source.formatId,
+              },
+            }),
           }),
         ),
       );
@@ -174,7 +212,19 @@ export function hmacTunnelTokens(secret: string): TunnelTokens {
       if (parsed.e - nowSeconds > TUNNEL_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) return invalid(NOT_OURS);
       return {
         ok: true,
-        ticket: { url: parsed.u, mimeType: parsed.m, filename: parsed.f, expiresAt: parsed.e, keyId: parsed.k },
+        ticket: {
+          url: parsed.u,
+          mimeType: parsed.m,
+          filename: parsed.f,
+          expiresAt: parsed.e,
+          keyId: parsed.k,
+          ...(parsed.r && {
+            source: {
+              ref: { platform: parsed.r.p, id: parsed.r.i, kind: parsed.r.c, url: parsed.r.l },
+              formatId: parsed.r.t,
+            },
+          }),
+        },
       };
     },
   };
@@ -185,7 +235,7 @@ export async function tunnelUrlFor(
   tokens: TunnelTokens,
   origin: string,
   upstreamUrl: string,
-  media: { mimeType: string; filename: string },
+  media: { mimeType: string; filename: string; source?: TunnelSource },
   now: number,
   keyId: string,
 ): Promise<string> {
@@ -195,6 +245,7 @@ export async function tunnelUrlFor(
     filename: media.filename,
     expiresAt: Math.floor(now / 1000) + TUNNEL_LIFETIME_SECONDS,
     keyId,
+    ...(media.source && { source: media.source }),
   });
   return `${origin}${TUNNEL_PATH}/${token}`;
 }
@@ -216,8 +267,11 @@ export function forwardedRange(header: string | null): string | null {
 
 export interface TunnelDeps {
   tokens: TunnelTokens;
-  /** The platforms' media fetcher (SocialMedia.openMedia): only their media CDNs, the body unread. */
-  media: Pick<SocialMedia, "openMedia">;
+  /**
+   * The platforms' media fetcher (SocialMedia.openMedia: only their media CDNs, the body unread),
+   * and their extraction, to ask again for a refused URL (this invocation's own, not the cache).
+   */
+  media: Pick<SocialMedia, "openMedia" | "extract">;
   /** The minting key's record: a revoked or deleted key's tokens no longer open. */
   keys: Pick<KeyStore, "resolveId">;
   requestId: string;
@@ -265,11 +319,19 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   let upstream: Response | null;
   try {
     // A HEAD is asked as a HEAD: a GET cancelled after its headers would still start the transfer.
-    upstream = await deps.media.openMedia(ticket.url, {
-      range,
-      signal: request.signal,
-      method: request.method === "HEAD" ? "HEAD" : "GET",
-    });
+    const init = { range, signal: request.signal, method: request.method === "HEAD" ? "HEAD" : "GET" } as const;
+    upstream = await deps.media.openMedia(ticket.url, init);
+    if (upstream && (upstream.status === 403 || upstream.status === 410) && ticket.source) {
+      // Bound to another address (or expired upstream): ask the platform again from here, once.
+      const fresh = await freshUrl(ticket.source, deps, request.signal);
+      if (fresh) {
+        await upstream.body?.cancel().catch(() => undefined);
+        console.warn(
+          `[${requestId}] tunnel: ${hostOf(ticket.url)} refused (HTTP ${upstream.status}); asking again with a fresh ${ticket.source.ref.platform} URL`,
+        );
+        upstream = await deps.media.openMedia(fresh, init);
+      }
+    }
   } catch (error) {
     console.error(`[${requestId}] tunnel: fetching the media from ${hostOf(ticket.url)} failed:`, error);
     return problemResponse(
@@ -341,6 +403,24 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   }
   // The upstream's body itself: the runtime pipes it to the caller as it comes, a chunk at a time.
   return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+/**
+ * The same rendition's URL from a fresh extraction of the post (no cache: a cached answer holds
+ * the URL just refused), or null when the post or the rendition can no longer be read.
+ */
+async function freshUrl(source: TunnelSource, deps: TunnelDeps, signal: AbortSignal): Promise<string | null> {
+  const extraction = await deps.media.extract(source.ref, signal, { fresh: true });
+  if (!extraction.ok) {
+    console.warn(`[${deps.requestId}] tunnel: asking ${source.ref.platform} again failed: ${extraction.kind}`);
+    return null;
+  }
+  const same = extraction.post.media.find((item) => item.formatId === source.formatId);
+  if (!same)
+    console.warn(
+      `[${deps.requestId}] tunnel: the fresh ${source.ref.platform} answer has no rendition ${source.formatId}`,
+    );
+  return same?.url ?? null;
 }
 
 /** `bytes first-last/size` (size `*` when unknown) with first ≤ last < size, else null. */

@@ -133,6 +133,13 @@ export interface ExtractedMedia {
    * answers a signed tunnel URL on our host in its place.
    */
   boundToRequester?: boolean;
+  /**
+   * The platform's own name for this rendition (YouTube's itag), by which a fresh extraction of
+   * the same post finds the same file: given only where a media URL may stop working before the
+   * caller has used it (a bound URL refused from another address), so the tunnel can ask the
+   * platform again and pick this rendition (decision 052). Additive: absent, nothing is re-asked.
+   */
+  formatId?: string;
 }
 
 export interface ExtractedPost {
@@ -192,7 +199,11 @@ export type ProfileExtraction = { ok: true; profile: SocialProfile } | Extractio
  * the recorded fakes by configuration (SOCIAL_PROVIDER).
  */
 export interface SocialMedia {
-  extract(ref: PostRef, signal: AbortSignal): Promise<Extraction>;
+  /**
+   * The post's media. `fresh` skips the few minutes' cache: the tunnel asks again for a URL the
+   * platform refused, which a cached answer would only repeat.
+   */
+  extract(ref: PostRef, signal: AbortSignal, options?: { fresh?: boolean }): Promise<Extraction>;
   /** An Instagram profile by user name. */
   profile(username: string, signal: AbortSignal): Promise<ProfileExtraction>;
   /**

@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
-import type { DomainRegistry, ExchangeRates, MailResolver, SocialMedia } from "./capabilities";
+import type { DomainRegistry, ExchangeRates, MailResolver, PostRef, SocialMedia } from "./capabilities";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
 
@@ -82,9 +82,13 @@ export interface OperationContext {
    * A URL on our host that streams `upstreamUrl` through the Worker, Range requests included,
    * for media a platform binds to the address that asked for it (decision 052). It names that
    * one URL, its type and the download's file name, and expires in minutes; whoever holds it
-   * may fetch it without a key until then.
+   * may fetch it without a key until then. `source` (the post and the rendition's formatId)
+   * lets the tunnel ask the platform again when the URL is refused from its address.
    */
-  tunnelUrl(upstreamUrl: string, media: { mimeType: string; filename: string }): Promise<string>;
+  tunnelUrl(
+    upstreamUrl: string,
+    media: { mimeType: string; filename: string; source?: { ref: PostRef; formatId: string } },
+  ): Promise<string>;
 }
 
 /** A handler's answer. Binary bodies become `{ data, mimeType, size }` when the caller asks `?as=json`. */

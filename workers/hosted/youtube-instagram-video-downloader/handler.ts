@@ -4,7 +4,13 @@
  * (ctx.social), arranged for the asked quality best first, and each media bound to the
  * requester's address replaced by a tunnel URL on our host (decision 052).
  */
-import { PLATFORM_NAMES, type ExtractedMedia, type ExtractedPost, type ExtractionFailure } from "../capabilities";
+import {
+  PLATFORM_NAMES,
+  type ExtractedMedia,
+  type ExtractedPost,
+  type ExtractionFailure,
+  type PostRef,
+} from "../capabilities";
 import { json, problemResult, type HandlerResult, type OperationContext } from "../definition";
 import { recognisePostUrl } from "./recognise";
 import type { DownloadAnswer, DownloadInput, Media } from "./schema";
@@ -43,7 +49,7 @@ export async function downloadMedia(input: DownloadInput, ctx: OperationContext)
       ),
     };
   }
-  const answered = await Promise.all(media.map((item, index) => answerMedia(post, item, index, ctx)));
+  const answered = await Promise.all(media.map((item, index) => answerMedia(ref, post, item, index, ctx)));
   return {
     ok: true,
     answer: {
@@ -157,6 +163,7 @@ const EXTENSIONS: Record<string, string> = {
 
 /** One media as answered: the platform's URL, or a tunnel URL where the platform's works only from our address. */
 async function answerMedia(
+  ref: PostRef,
   post: ExtractedPost,
   item: ExtractedMedia,
   index: number,
@@ -171,6 +178,8 @@ async function answerMedia(
     url = await ctx.tunnelUrl(item.url, {
       mimeType,
       filename: `${post.platform}-${post.id}-${index + 1}${label ? `-${label}` : ""}.${extension}`,
+      // A rendition the extractor names can be asked for again when its URL is refused from the tunnel's address.
+      ...(item.formatId !== undefined && { source: { ref, formatId: item.formatId } }),
     });
   }
   return {

@@ -33,6 +33,8 @@ const ExtractedPostSchema = z.object({
         sizeBytes: z.number().optional(),
         bitrate: z.number().optional(),
         boundToRequester: z.boolean().optional(),
+        // Kept, or a post answered from the cache would mint tunnel URLs that cannot ask again.
+        formatId: z.string().optional(),
       }),
     )
     .min(1),

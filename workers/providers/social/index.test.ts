@@ -380,6 +380,29 @@ describe("social composition: the cache", () => {
     expect(cached.ok && cached.post.media.map((media) => media.item)).toEqual([0, 1]);
   });
 
+  it("keeps each media's formatId, so a post read from the cache still mints tunnel URLs that can ask again", async () => {
+    const extractor = testExtractor(async () => post([{ ...VIDEO, formatId: "18" }]));
+    const social = compose(extractor, { bindAllMedia: true });
+    const ref = freshRef();
+    await social.extract(ref, signal());
+    const cached = await social.extract(ref, signal());
+    expect(extractor.calls).toEqual([ref.id]);
+    expect(cached.ok && cached.post.media.map((media) => media.formatId)).toEqual(["18"]);
+  });
+
+  it("is not read when asked for a fresh answer (the tunnel's second ask), which is still kept", async () => {
+    let answer = 0;
+    const extractor = testExtractor(async () => post([{ ...VIDEO, url: `${MEDIA_URL}?n=${++answer}` }]));
+    const social = compose(extractor);
+    const ref = freshRef();
+    await social.extract(ref, signal());
+    const fresh = await social.extract(ref, signal(), { fresh: true });
+    expect(extractor.calls).toEqual([ref.id, ref.id]);
+    expect(fresh.ok && fresh.post.media[0]?.url).toBe(`${MEDIA_URL}?n=2`);
+    const cached = await social.extract(ref, signal());
+    expect(cached.ok && cached.post.media[0]?.url).toBe(`${MEDIA_URL}?n=2`);
+  });
+
   it("keeps no live post with media bound to the address that asked: another location's tunnel could not use them", async () => {
     const extractor = testExtractor(async () => post([{ ...VIDEO, boundToRequester: true }]));
     const live = compose(extractor);

@@ -168,9 +168,9 @@ export function createSocialMedia(options: {
   };
 
   return {
-    async extract(ref, signal) {
+    async extract(ref, signal, extractOptions) {
       const { extractor, pictures } = find(ref.platform);
-      const cached = await readCachedPost(options.kv, ref.url);
+      const cached = extractOptions?.fresh ? null : await readCachedPost(options.kv, ref.url);
       if (cached) return { ok: true, post: cached };
       const extraction = await guard(ref.platform, signal, () => extractor.extract(ref, signal));
       const checked = await checkExtraction(extractor, pictures, ref, extraction, options.bindAllMedia === true);

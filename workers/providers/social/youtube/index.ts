@@ -446,6 +446,8 @@ function mediumOf(format: Format, muxed: boolean): ExtractedMedia | null {
     // `formats` hold video with its sound; `adaptiveFormats` hold video only or sound only.
     hasAudio: isAudio || muxed,
     boundToRequester: true,
+    // The itag names the rendition across answers: the tunnel asks again for it when the URL is refused.
+    formatId: String(format.itag),
   };
   if (format.contentLength) medium.sizeBytes = Number(format.contentLength);
   if (bitrate) medium.bitrate = bitrate;

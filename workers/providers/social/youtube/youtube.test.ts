@@ -106,7 +106,10 @@ describe("youtubeExtractor: Big Buck Bunny, the pinned public multi-quality vide
     for (const medium of media) {
       expect(medium.boundToRequester).toBe(true);
       expect(new URL(medium.url).hostname).toMatch(/^rr\d---sn-[a-z0-9]+\.googlevideo\.com$/);
+      // The itag names the rendition, so the tunnel can ask for the same one again (decision 052).
+      expect(medium.formatId).toBe(new URL(medium.url).searchParams.get("itag"));
     }
+    expect(muxed?.formatId).toBe("18");
   });
 
   it("asks once, as the visionOS app: the player endpoint, its context and its headers", async () => {
