@@ -171,6 +171,7 @@ export function trackNetwork(services: HostedServices): { services: HostedServic
           reached = true;
           return social.openMedia(url, init);
         },
+        mediaChunkBytes: (url) => social.mediaChunkBytes(url),
       },
     },
     reachedOut: () => reached,

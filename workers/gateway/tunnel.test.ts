@@ -2,8 +2,8 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~workers/config";
 import type { PostRef, SocialMedia } from "~workers/hosted/capabilities";
-import { createSocialMedia } from "~workers/providers/social";
-import { youtubeExtractor } from "~workers/providers/social/youtube";
+import { createSocialMedia, socialMediaFor } from "~workers/providers/social";
+import { YOUTUBE_MEDIA_CHUNK_BYTES, youtubeExtractor } from "~workers/providers/social/youtube";
 import { hostGuardedFetch, hostMatches } from "~workers/providers/social/extractor";
 import { createFakeSocialFetch, type FakePlatform } from "~workers/providers/social/fake";
 import { fakeMediaBytes, fakeMediaResponse } from "~workers/providers/social/fake-media";
@@ -35,6 +35,8 @@ const FILES: Record<string, { seed: string; size: number; mimeType: string }> = 
   "/videoplayback/small": { seed: "small", size: 1_000_003, mimeType: "video/mp4" },
   "/videoplayback/large": { seed: "large", size: 50 * 1024 * 1024, mimeType: "video/mp4" },
   "/videoplayback/gone": { seed: "gone", size: 10, mimeType: "video/mp4" },
+  "/videoplayback/chunked": { seed: "chunked", size: 25 * 1024 * 1024, mimeType: "video/mp4" },
+  "/videoplayback/chunked-fresh": { seed: "chunked", size: 25 * 1024 * 1024, mimeType: "video/mp4" },
 };
 const SMALL = "https://rr3---sn-q4fl6nsr.googlevideo.com/videoplayback/small";
 const SMALL_FILE = FILES["/videoplayback/small"]!;
@@ -44,8 +46,22 @@ const SMALL_FILE = FILES["/videoplayback/small"]!;
  * fakes' fetch, Range passed on and the body unread. It records every URL it was asked to open
  * and what the upstream produced, so a test sees what reached the platform.
  */
-function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentRange?: string | null } = {}) {
+function fakeMedia(
+  options: {
+    failWith?: number;
+    unreachable?: boolean;
+    contentRange?: string | null;
+    /** Fetch in ranges of this size, as YouTube's media are (mediaChunkBytes). */
+    chunkBytes?: number;
+    /** The CDN answers this instead of a range request starting at or past `at` (a failure part-way). */
+    failFrom?: { at: number; status?: number; short?: boolean };
+    /** A fresh extraction answers rendition "18" at this URL (else the post is unavailable). */
+    freshUrl?: string;
+  } = {},
+) {
   const opened: string[] = [];
+  /** The Range of each request that reached the CDN (null: none). */
+  const ranges: (string | null)[] = [];
   /** The method of each request that reached the CDN. */
   const methods: string[] = [];
   const produced = { bytes: 0 };
@@ -53,8 +69,32 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentR
     hosts: MEDIA_HOSTS,
     handle(request) {
       methods.push(request.method);
+      ranges.push(request.headers.get("range"));
       const file = FILES[new URL(request.url).pathname];
       if (options.failWith) return new Response("no", { status: options.failWith });
+      const from = Number(/^bytes=(\d+)-/.exec(request.headers.get("range") ?? "")?.[1] ?? -1);
+      // The fresh URL of the same file is never refused.
+      const refusable = !new URL(request.url).pathname.endsWith("-fresh");
+      if (options.failFrom && file && refusable && from >= options.failFrom.at) {
+        if (!options.failFrom.short) return new Response("no", { status: options.failFrom.status ?? 503 });
+        // A 206 that promises the range but whose body stops half-way (a connection cut).
+        const whole = fakeMediaResponse(request, file);
+        const half = Number(whole.headers.get("content-length")) / 2;
+        const reader = whole.body!.getReader();
+        let sent = 0;
+        const cut = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const { done, value } = await reader.read();
+            if (done || sent >= half) {
+              await reader.cancel();
+              return controller.close();
+            }
+            sent += value.byteLength;
+            controller.enqueue(value);
+          },
+        });
+        return new Response(cut, whole);
+      }
       if (options.contentRange !== undefined) {
         // A 206 whose Content-Range is not what the range was: the bytes cannot be placed.
         const headers = new Headers({ "content-type": "video/mp4", "content-length": "10" });
@@ -84,10 +124,24 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentR
   const fetcher = hostGuardedFetch(createFakeSocialFetch([cdn]), MEDIA_HOSTS);
   /** The posts the tunnel asked to extract again. */
   const extracted: PostRef[] = [];
-  const media: Pick<SocialMedia, "openMedia" | "extract"> = {
+  const media: Pick<SocialMedia, "openMedia" | "extract" | "mediaChunkBytes"> = {
+    mediaChunkBytes: () => options.chunkBytes ?? null,
     async extract(ref) {
       extracted.push(ref);
-      return { ok: false, kind: "content-unavailable", detail: "not recorded here" };
+      if (!options.freshUrl) return { ok: false, kind: "content-unavailable", detail: "not recorded here" };
+      const medium = {
+        url: options.freshUrl,
+        type: "video",
+        quality: "360p",
+        width: 640,
+        height: 360,
+        mimeType: "video/mp4",
+        hasAudio: true,
+        boundToRequester: true,
+        formatId: "18",
+      } as const;
+      const post = { platform: ref.platform, id: ref.id, title: null, thumbnail: null, durationSec: null };
+      return { ok: true, post: { ...post, author: { name: null, handle: null, url: null }, media: [medium] } };
     },
     async openMedia(url, init) {
       const parsed = new URL(url);
@@ -101,7 +155,7 @@ function fakeMedia(options: { failWith?: number; unreachable?: boolean; contentR
       });
     },
   };
-  return { media, opened, produced, methods, extracted };
+  return { media, opened, produced, methods, extracted, ranges };
 }
 
 const tokens = hmacTunnelTokens(SECRET);
@@ -703,6 +757,191 @@ describe("the tunnel: bytes and ranges", () => {
   });
 });
 
+describe("the tunnel: chunked fetches (YouTube)", () => {
+  const CHUNKED = "https://rr3---sn-q4fl6nsr.googlevideo.com/videoplayback/chunked";
+  const FILE = FILES["/videoplayback/chunked"]!;
+  const MiB = 1024 * 1024;
+
+  /** Every byte of `bytes` checked against the fake file from `start`: the number that differ. */
+  function mismatches(bytes: Uint8Array, start: number): number {
+    const expected = fakeMediaBytes(FILE.seed, start, start + bytes.byteLength);
+    let differ = 0;
+    for (let index = 0; index < bytes.byteLength; index += 1) if (bytes[index] !== expected[index]) differ += 1;
+    return differ;
+  }
+
+  it("serves a 25 MB file whole from three ranged fetches of at most 10 MB, byte-exact, one chunk in flight", async () => {
+    expect(YOUTUBE_MEDIA_CHUNK_BYTES).toBe(10 * MiB);
+    const media = fakeMedia({ chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES });
+    const { response, produced } = await get(await tokens.seal(ticket({ url: CHUNKED })), { media });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe(String(FILE.size));
+    expect(response.headers.get("content-range")).toBeNull();
+    expect(response.headers.get("accept-ranges")).toBe("bytes");
+    const reader = response.body!.getReader();
+    let received = 0;
+    let differ = 0;
+    let mostAhead = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // The next range is asked only once the one before has been read to its end.
+      if (received + value.byteLength <= 10 * MiB) expect(media.ranges).toHaveLength(1);
+      differ += mismatches(value, received);
+      received += value.byteLength;
+      mostAhead = Math.max(mostAhead, produced.bytes - received);
+    }
+    expect(received).toBe(FILE.size);
+    expect(differ).toBe(0);
+    expect(mostAhead).toBeLessThanOrEqual(256 * 1024);
+    expect(media.ranges).toEqual([
+      `bytes=0-${10 * MiB - 1}`,
+      `bytes=${10 * MiB}-${20 * MiB - 1}`,
+      `bytes=${20 * MiB}-${25 * MiB - 1}`,
+    ]);
+  }, 60_000);
+
+  it("answers a Range across a chunk boundary with exactly its bytes, fetched as two ranges", async () => {
+    const media = fakeMedia({ chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES });
+    const { response } = await get(await tokens.seal(ticket({ url: CHUNKED })), {
+      media,
+      range: "bytes=5000000-16000000",
+    });
+    expect(response.status).toBe(206);
+    expect(response.headers.get("content-range")).toBe(`bytes 5000000-16000000/${FILE.size}`);
+    expect(response.headers.get("content-length")).toBe("11000001");
+    const bytes = await bytesOf(response);
+    expect(bytes.byteLength).toBe(11_000_001);
+    expect(mismatches(bytes, 5_000_000)).toBe(0);
+    expect(media.ranges).toEqual([`bytes=5000000-${5000000 + 10 * MiB - 1}`, `bytes=${5000000 + 10 * MiB}-16000000`]);
+  }, 60_000);
+
+  it.each([
+    [
+      "a suffix longer than a chunk (its size learnt first)",
+      "bytes=-12000000",
+      FILE.size - 12_000_000,
+      FILE.size - 1,
+      [
+        "bytes=0-0",
+        `bytes=${FILE.size - 12_000_000}-${FILE.size - 12_000_000 + 10 * MiB - 1}`,
+        `bytes=${FILE.size - 12_000_000 + 10 * MiB}-${FILE.size - 1}`,
+      ],
+    ],
+    ["a short suffix", "bytes=-1000", FILE.size - 1000, FILE.size - 1, ["bytes=-1000"]],
+    [
+      "an open end within the last chunk",
+      "bytes=20000000-",
+      20_000_000,
+      FILE.size - 1,
+      [`bytes=20000000-${20000000 + 10 * MiB - 1}`],
+    ],
+    [
+      "a last byte past the end",
+      "bytes=26000000-99999999",
+      26_000_000,
+      FILE.size - 1,
+      [`bytes=26000000-${26000000 + 10 * MiB - 1}`],
+    ],
+  ])(
+    "answers %s (%s) with 206 and exactly those bytes",
+    async (_name, range, start, end, asked) => {
+      const media = fakeMedia({ chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES });
+      const { response } = await get(await tokens.seal(ticket({ url: CHUNKED })), { media, range });
+      expect(response.status).toBe(206);
+      expect(response.headers.get("content-range")).toBe(`bytes ${start}-${end}/${FILE.size}`);
+      expect(response.headers.get("content-length")).toBe(String(end - start + 1));
+      const bytes = await bytesOf(response);
+      expect(bytes.byteLength).toBe(end - start + 1);
+      expect(mismatches(bytes, start)).toBe(0);
+      expect(media.ranges).toEqual(asked);
+    },
+    60_000,
+  );
+
+  it("answers a HEAD from one ranged HEAD, with the whole file's length; a range past the end is 416", async () => {
+    const media = fakeMedia({ chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES });
+    const token = await tokens.seal(ticket({ url: CHUNKED }));
+    const head = await get(token, { method: "HEAD", media });
+    expect(head.response.status).toBe(200);
+    expect(head.response.headers.get("content-length")).toBe(String(FILE.size));
+    expect(head.response.body).toBeNull();
+    const part = await get(token, { method: "HEAD", range: "bytes=100-199", media });
+    expect(part.response.status).toBe(206);
+    expect(part.response.headers.get("content-range")).toBe(`bytes 100-199/${FILE.size}`);
+    expect(media.methods).toEqual(["HEAD", "HEAD"]);
+    expect(media.ranges).toEqual([`bytes=0-${10 * MiB - 1}`, "bytes=100-199"]);
+    const beyond = await get(token, { range: `bytes=${FILE.size}-`, media });
+    await expectProblem(beyond.response, 416, "range-not-satisfiable");
+    expect(beyond.response.headers.get("content-range")).toBe(`bytes */${FILE.size}`);
+  });
+
+  it("errors the caller's stream when a later chunk fails or comes back short, never a silently short file", async () => {
+    const token = await tokens.seal(ticket({ url: CHUNKED }));
+    for (const failFrom of [
+      { at: 10 * MiB, status: 503 },
+      { at: 10 * MiB, short: true },
+      { at: 20 * MiB, status: 403 },
+    ]) {
+      const media = fakeMedia({ chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES, failFrom });
+      const { response } = await get(token, { media });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-length")).toBe(String(FILE.size));
+      // Read as a downloader reads it: an error, never an end that looks like the whole file.
+      const outcome = await response.arrayBuffer().then(
+        (body) => `ended after ${body.byteLength} bytes`,
+        () => "errored",
+      );
+      expect(outcome, JSON.stringify(failFrom)).toBe("errored");
+    }
+  }, 60_000);
+
+  it("asks the platform again when a later chunk is refused (403), and goes on from the same byte at the fresh URL", async () => {
+    const fresh = `${CHUNKED}-fresh`;
+    const media = fakeMedia({
+      chunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES,
+      failFrom: { at: 10 * MiB, status: 403 },
+      freshUrl: fresh,
+    });
+    const ref = {
+      platform: "youtube",
+      id: "aqz-KE-bpKQ",
+      kind: "video",
+      url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+    } as const;
+    const token = await tokens.seal(ticket({ url: CHUNKED, source: { ref, formatId: "18" } }));
+    const { response } = await get(token, { media });
+    const bytes = await bytesOf(response);
+    expect(bytes.byteLength).toBe(FILE.size);
+    expect(mismatches(bytes, 0)).toBe(0);
+    expect(media.extracted).toEqual([ref]);
+    expect(media.opened).toEqual([CHUNKED, CHUNKED, fresh, fresh]);
+    expect(media.ranges).toEqual([
+      `bytes=0-${10 * MiB - 1}`,
+      `bytes=${10 * MiB}-${20 * MiB - 1}`,
+      `bytes=${10 * MiB}-${20 * MiB - 1}`,
+      `bytes=${20 * MiB}-${25 * MiB - 1}`,
+    ]);
+  }, 60_000);
+
+  it("is asked for YouTube's media only: every other platform's stays one pass-through fetch", () => {
+    const social = socialMediaFor(readConfig(env), env.CACHE);
+    expect(social.mediaChunkBytes("https://rr3---sn-q4fl6nsr.googlevideo.com/videoplayback?id=x")).toBe(10 * MiB);
+    expect(social.mediaChunkBytes("https://scontent.cdninstagram.com/v/t50/clip.mp4")).toBeNull();
+    expect(social.mediaChunkBytes("https://video.twimg.com/ext_tw_video/1/pu/vid/720x1280/a.mp4")).toBeNull();
+    expect(social.mediaChunkBytes("http://rr3---sn-q4fl6nsr.googlevideo.com/videoplayback")).toBeNull();
+    expect(social.mediaChunkBytes("https://evil.example/videoplayback")).toBeNull();
+  });
+
+  it("keeps a file whose platform is not chunked on one fetch, the whole file in one answer", async () => {
+    const media = fakeMedia();
+    const { response } = await get(await tokens.seal(ticket({ url: CHUNKED })), { media });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    expect(media.ranges).toEqual([null]);
+  });
+});
+
 describe("the tunnel through the Worker", () => {
   const PERIOD_END = Date.now() + 20 * 24 * 60 * 60 * 1000;
 
@@ -759,6 +998,8 @@ describe("the tunnel through the Worker", () => {
 
     const whole = await SELF.fetch(muxed!.url);
     expect(whole.status).toBe(200);
+    // Fetched in ranges (YouTube's media are), the answer still says its length before its bytes.
+    expect(whole.headers.get("content-length")).toBe(String(file.size));
     const bytes = await bytesOf(whole);
     expect(bytes.byteLength).toBe(file.size);
     expect(bytes.subarray(0, 65_536)).toEqual(fakeMediaBytes(file.seed, 0, 65_536));

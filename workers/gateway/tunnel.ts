@@ -6,7 +6,9 @@
  *   GET|HEAD /api/v1/youtube-instagram-video-downloader/tunnel/<token>
  *
  * and the Worker streams the upstream's bytes through itself, Range requests included, never
- * holding the whole file.
+ * holding the whole file. Where the platform throttles one long request (YouTube), the bytes are
+ * fetched upstream in consecutive ranges of at most 10 MB and streamed in order (see "Chunked
+ * fetches" below).
  *
  * The token is the credential: no API key is asked for (an `<a download>`, a video player or a
  * bot's file fetcher sends none), and fetching it is not a counted call; the extraction that
@@ -269,9 +271,10 @@ export interface TunnelDeps {
   tokens: TunnelTokens;
   /**
    * The platforms' media fetcher (SocialMedia.openMedia: only their media CDNs, the body unread),
-   * and their extraction, to ask again for a refused URL (this invocation's own, not the cache).
+   * their extraction, to ask again for a refused URL (this invocation's own, not the cache), and
+   * the chunk size a platform's media are fetched in (null: one pass-through fetch).
    */
-  media: Pick<SocialMedia, "openMedia" | "extract">;
+  media: Pick<SocialMedia, "openMedia" | "extract" | "mediaChunkBytes">;
   /** The minting key's record: a revoked or deleted key's tokens no longer open. */
   keys: Pick<KeyStore, "resolveId">;
   requestId: string;
@@ -316,21 +319,18 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
     );
   }
   const range = forwardedRange(request.headers.get("range"));
+  // A HEAD is asked as a HEAD: a GET cancelled after its headers would still start the transfer.
+  const method = request.method === "HEAD" ? "HEAD" : "GET";
+  const open = upstreamOpener(ticket, deps, request.signal);
+  const chunkBytes = deps.media.mediaChunkBytes(ticket.url);
   let upstream: Response | null;
+  let chunked: ChunkPlan | null = null;
   try {
-    // A HEAD is asked as a HEAD: a GET cancelled after its headers would still start the transfer.
-    const init = { range, signal: request.signal, method: request.method === "HEAD" ? "HEAD" : "GET" } as const;
-    upstream = await deps.media.openMedia(ticket.url, init);
-    if (upstream && (upstream.status === 403 || upstream.status === 410) && ticket.source) {
-      // Bound to another address (or expired upstream): ask the platform again from here, once.
-      const fresh = await freshUrl(ticket.source, deps, request.signal);
-      if (fresh) {
-        await upstream.body?.cancel().catch(() => undefined);
-        console.warn(
-          `[${requestId}] tunnel: ${hostOf(ticket.url)} refused (HTTP ${upstream.status}); asking again with a fresh ${ticket.source.ref.platform} URL`,
-        );
-        upstream = await deps.media.openMedia(fresh, init);
-      }
+    if (chunkBytes) {
+      chunked = firstChunk(range, chunkBytes);
+      upstream = await open(chunked.ask, method);
+    } else {
+      upstream = await open(range, method);
     }
   } catch (error) {
     console.error(`[${requestId}] tunnel: fetching the media from ${hostOf(ticket.url)} failed:`, error);
@@ -349,6 +349,71 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
       requestId,
     );
   }
+  const refused = await refusal(upstream, ticket, range, requestId);
+  if (refused) return refused;
+
+  const headers = new Headers({
+    "content-type": safeMediaType(ticket.mimeType),
+    "content-disposition": contentDisposition(ticket.filename),
+    "cache-control": "private, no-store",
+    "x-content-type-options": "nosniff",
+  });
+  // A platform that answered the whole file to a ranged ask (200) is passed through as it came.
+  if (chunked && chunkBytes && upstream.status === 206) {
+    return serveChunks(upstream, { request, deps, ticket, open, headers, range, chunkBytes, plan: chunked });
+  }
+  const length = upstream.headers.get("content-length");
+  if (length && /^\d{1,15}$/.test(length)) headers.set("content-length", length);
+  if (upstream.status === 206) {
+    // A part that does not say where it sits in the file cannot be answered as one: the caller
+    // would write its bytes at the wrong place.
+    const contentRange = validContentRange(upstream.headers.get("content-range"));
+    if (!contentRange) return unplaceable(upstream, ticket, requestId);
+    headers.set("content-range", contentRange);
+  }
+  if (upstream.headers.get("accept-ranges")?.toLowerCase() === "bytes") headers.set("accept-ranges", "bytes");
+  if (request.method === "HEAD") {
+    // A HEAD's answer has no body; one a server sent all the same is not read.
+    await upstream.body?.cancel().catch(() => undefined);
+    return new Response(null, { status: upstream.status, headers });
+  }
+  // The upstream's body itself: the runtime pipes it to the caller as it comes, a chunk at a time.
+  return new Response(upstream.body, { status: upstream.status, headers });
+}
+
+/** Opens the token's URL for a range; on a 403 or 410, once per tunnel request, the same rendition's fresh URL. */
+type Opener = (range: string | null, method: "GET" | "HEAD") => Promise<Response | null>;
+
+function upstreamOpener(ticket: TunnelTicket, deps: TunnelDeps, signal: AbortSignal): Opener {
+  let url = ticket.url;
+  let askedAgain = false;
+  return async (range, method) => {
+    const init = { range, signal, method };
+    let upstream = await deps.media.openMedia(url, init);
+    if (upstream && (upstream.status === 403 || upstream.status === 410) && ticket.source && !askedAgain) {
+      // Bound to another address (or expired upstream): ask the platform again from here, once.
+      askedAgain = true;
+      const fresh = await freshUrl(ticket.source, deps, signal);
+      if (fresh) {
+        await upstream.body?.cancel().catch(() => undefined);
+        console.warn(
+          `[${deps.requestId}] tunnel: ${hostOf(url)} refused (HTTP ${upstream.status}); asking again with a fresh ${ticket.source.ref.platform} URL`,
+        );
+        url = fresh;
+        upstream = await deps.media.openMedia(url, init);
+      }
+    }
+    return upstream;
+  };
+}
+
+/** The problem for an upstream answer that is not bytes to serve (416, another status), or null. */
+async function refusal(
+  upstream: Response,
+  ticket: TunnelTicket,
+  range: string | null,
+  requestId: string,
+): Promise<Response | null> {
   if (upstream.status === 416) {
     await upstream.body?.cancel().catch(() => undefined);
     const contentRange = upstream.headers.get("content-range");
@@ -371,38 +436,163 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
       requestId,
     );
   }
+  return null;
+}
 
-  const headers = new Headers({
-    "content-type": safeMediaType(ticket.mimeType),
-    "content-disposition": contentDisposition(ticket.filename),
-    "cache-control": "private, no-store",
-    "x-content-type-options": "nosniff",
-  });
-  const length = upstream.headers.get("content-length");
-  if (length && /^\d{1,15}$/.test(length)) headers.set("content-length", length);
-  if (upstream.status === 206) {
-    // A part that does not say where it sits in the file cannot be answered as one: the caller
-    // would write its bytes at the wrong place.
-    const contentRange = validContentRange(upstream.headers.get("content-range"));
-    if (!contentRange) {
-      await upstream.body?.cancel().catch(() => undefined);
-      console.error(`[${requestId}] tunnel: ${hostOf(ticket.url)} answered 206 without a valid Content-Range`);
-      return problemResponse(
-        "upstream-failed",
-        "The platform's media server answered part of the file without saying which part. Retry in a moment.",
-        requestId,
+async function unplaceable(upstream: Response, ticket: TunnelTicket, requestId: string): Promise<Response> {
+  await upstream.body?.cancel().catch(() => undefined);
+  console.error(`[${requestId}] tunnel: ${hostOf(ticket.url)} answered 206 without a valid Content-Range`);
+  return problemResponse(
+    "upstream-failed",
+    "The platform's media server answered part of the file without saying which part. Retry in a moment.",
+    requestId,
+  );
+}
+
+// ---- Chunked fetches (decision 052) ----
+//
+// googlevideo throttles one long request to about the video's playback speed; a run of ranged
+// requests of at most ~10 MB each is served at full speed (yt-dlp's `http_chunk_size`, cobalt's
+// chunked YouTube tunnel). For media whose platform asks for it (`mediaChunkBytes`), the tunnel
+// answers the caller's request (the whole file or one range) by fetching it upstream in
+// consecutive ranges and streaming each in turn: the next range is asked only once the previous
+// one has been read to its end, so no more than the chunk being read is in flight, and nothing
+// is buffered. The file's size comes from the first chunk's Content-Range, so the caller gets a
+// true Content-Length (and Content-Range) before any byte. An upstream that fails or answers
+// short part-way errors the caller's stream: a download that stops with an error can be resumed,
+// a silently short file cannot be told from a whole one.
+
+/** The caller's range as the chunks are planned from it. */
+type Wanted = { first: number; last: number | null } | { suffix: number } | null;
+
+interface ChunkPlan {
+  wanted: Wanted;
+  /** The first upstream ask: the first chunk of what is wanted, or one byte to learn the size. */
+  ask: string;
+  /** The first ask only learns the file's size (a suffix longer than a chunk): its byte is not served. */
+  probe: boolean;
+}
+
+function wantedOf(range: string | null): Wanted {
+  const match = range ? /^bytes=(?:(\d+)-(\d*)|-(\d+))$/.exec(range) : null;
+  if (!match) return null;
+  const [, first, last, suffix] = match;
+  if (suffix !== undefined) return { suffix: Number(suffix) };
+  return { first: Number(first), last: last ? Number(last) : null };
+}
+
+function firstChunk(range: string | null, chunkBytes: number): ChunkPlan {
+  const wanted = wantedOf(range);
+  if (wanted === null) return { wanted, ask: `bytes=0-${chunkBytes - 1}`, probe: false };
+  if ("suffix" in wanted) {
+    return wanted.suffix <= chunkBytes
+      ? { wanted, ask: `bytes=-${wanted.suffix}`, probe: false }
+      : { wanted, ask: "bytes=0-0", probe: true };
+  }
+  const last = Math.min(wanted.last ?? Number.MAX_SAFE_INTEGER, wanted.first + chunkBytes - 1);
+  return { wanted, ask: `bytes=${wanted.first}-${last}`, probe: false };
+}
+
+/** `bytes first-last/size` with a known size, as numbers, or null. */
+function placedRange(header: string | null): { first: number; last: number; size: number } | null {
+  const valid = validContentRange(header);
+  const match = valid ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(valid) : null;
+  if (!match) return null;
+  return { first: Number(match[1]), last: Number(match[2]), size: Number(match[3]) };
+}
+
+class ChunkError extends Error {}
+
+function serveChunks(
+  upstream: Response,
+  context: {
+    request: Request;
+    deps: TunnelDeps;
+    ticket: TunnelTicket;
+    open: Opener;
+    headers: Headers;
+    range: string | null;
+    chunkBytes: number;
+    plan: ChunkPlan;
+  },
+): Promise<Response> | Response {
+  const { request, deps, ticket, open, headers, chunkBytes, plan } = context;
+  const { requestId } = deps;
+  const placed = placedRange(upstream.headers.get("content-range"));
+  // Without the file's size the caller's length cannot be told, nor the chunks planned.
+  if (!placed) return unplaceable(upstream, ticket, requestId);
+  const { size } = placed;
+  const wanted = plan.wanted;
+  const start = wanted === null ? 0 : "suffix" in wanted ? Math.max(0, size - wanted.suffix) : wanted.first;
+  const end = wanted !== null && "first" in wanted && wanted.last !== null ? Math.min(wanted.last, size - 1) : size - 1;
+  // The first chunk must begin where the answer does and stay within it.
+  if (!plan.probe && (placed.first !== start || placed.last > end)) return unplaceable(upstream, ticket, requestId);
+
+  headers.set("content-length", String(end - start + 1));
+  headers.set("accept-ranges", "bytes");
+  const status = wanted === null ? 200 : 206;
+  if (status === 206) headers.set("content-range", `bytes ${start}-${end}/${size}`);
+  if (request.method === "HEAD" || plan.probe) void upstream.body?.cancel().catch(() => undefined);
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+
+  /** The chunk being read: its body and the bytes it still owes. */
+  let current: { reader: ReadableStreamDefaultReader<Uint8Array>; owed: number } | null =
+    plan.probe || !upstream.body ? null : { reader: upstream.body.getReader(), owed: placed.last - placed.first + 1 };
+  /** The next byte of the file to hand on. */
+  let next = start;
+
+  async function openChunk(): Promise<{ reader: ReadableStreamDefaultReader<Uint8Array>; owed: number }> {
+    const last = Math.min(next + chunkBytes - 1, end);
+    const answer = await open(`bytes=${next}-${last}`, "GET");
+    const part = answer?.status === 206 ? placedRange(answer.headers.get("content-range")) : null;
+    if (!answer || !answer.body || !part || part.first !== next || part.last > last || part.size !== size) {
+      await answer?.body?.cancel().catch(() => undefined);
+      throw new ChunkError(
+        `bytes ${next}-${last}: HTTP ${answer?.status ?? "none"}, Content-Range ${answer?.headers.get("content-range") ?? "none"}`,
       );
     }
-    headers.set("content-range", contentRange);
+    return { reader: answer.body.getReader(), owed: part.last - part.first + 1 };
   }
-  if (upstream.headers.get("accept-ranges")?.toLowerCase() === "bytes") headers.set("accept-ranges", "bytes");
-  if (request.method === "HEAD") {
-    // A HEAD's answer has no body; one a server sent all the same is not read.
-    await upstream.body?.cancel().catch(() => undefined);
-    return new Response(null, { status: upstream.status, headers });
-  }
-  // The upstream's body itself: the runtime pipes it to the caller as it comes, a chunk at a time.
-  return new Response(upstream.body, { status: upstream.status, headers });
+
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          for (;;) {
+            if (!current) {
+              if (next > end) return controller.close();
+              current = await openChunk();
+            }
+            const { done, value } = await current.reader.read();
+            if (done) {
+              if (current.owed !== 0) throw new ChunkError(`a chunk ended ${current.owed} bytes short`);
+              current = null;
+              continue;
+            }
+            if (value.byteLength > current.owed) throw new ChunkError("a chunk ran past its range");
+            current.owed -= value.byteLength;
+            next += value.byteLength;
+            controller.enqueue(value);
+            return;
+          }
+        } catch (error) {
+          await current?.reader.cancel().catch(() => undefined);
+          current = null;
+          if (!request.signal.aborted) {
+            console.error(`[${requestId}] tunnel: ${hostOf(ticket.url)} failed mid-stream at byte ${next}:`, error);
+          }
+          // The caller's download ends in an error, never in a silently short file.
+          throw error instanceof ChunkError ? error : new ChunkError(String(error));
+        }
+      },
+      async cancel(reason) {
+        await current?.reader.cancel(reason).catch(() => undefined);
+        current = null;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status, headers });
 }
 
 /**

@@ -215,4 +215,10 @@ export interface SocialMedia {
     url: string,
     init: { range: string | null; signal: AbortSignal; method?: "GET" | "HEAD" },
   ): Promise<Response | null>;
+  /**
+   * The largest range the tunnel should ask this media URL's CDN for at a time, where the
+   * platform throttles one long request (YouTube's googlevideo, to about playback speed); null
+   * for one pass-through fetch (every other platform, and any URL no platform serves).
+   */
+  mediaChunkBytes(url: string): number | null;
 }

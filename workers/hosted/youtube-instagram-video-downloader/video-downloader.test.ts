@@ -435,6 +435,7 @@ describe("Social Media Videos Downloader handler over a platform answering what 
     extract: async () => extraction,
     profile: async () => ({ ok: false, kind: "content-unavailable", detail: "none" }),
     openMedia: async () => null,
+    mediaChunkBytes: () => null,
   });
   const carousel: Extraction = {
     ok: true,

@@ -27,6 +27,11 @@ export interface PlatformExtractor {
    * i.ytimg.com); absent, the API hosts stand for them (a page's og:image on the platform itself).
    */
   imageHosts?: readonly string[];
+  /**
+   * Where the media CDN throttles one long request: the tunnel fetches this platform's media in
+   * ranges of at most this many bytes (SocialMedia.mediaChunkBytes). Absent: one fetch.
+   */
+  mediaChunkBytes?: number;
   extract(ref: PostRef, signal: AbortSignal): Promise<Extraction>;
   /** Instagram only: a profile by user name. */
   profile?(username: string, signal: AbortSignal): Promise<ProfileExtraction>;

@@ -198,6 +198,17 @@ export function createSocialMedia(options: {
       }
       return result;
     },
+    mediaChunkBytes(url) {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return null;
+      }
+      if (parsed.protocol !== "https:") return null;
+      const owner = [...composed.values()].find(({ extractor }) => hostMatches(parsed.hostname, extractor.mediaHosts));
+      return owner?.extractor.mediaChunkBytes ?? null;
+    },
     async openMedia(url, init) {
       let parsed: URL;
       try {

@@ -85,6 +85,13 @@ export const INNERTUBE_CLIENTS: readonly InnertubeClient[] = [
   },
 ];
 
+/**
+ * googlevideo answers one long request at about the video's playback speed, and ranges of up
+ * to ~10 MB at full speed: the tunnel fetches YouTube's media in ranges of this size (yt-dlp's
+ * `http_chunk_size` for YouTube is 10 MiB; cobalt's chunks are 8 MB).
+ */
+export const YOUTUBE_MEDIA_CHUNK_BYTES = 10 * 1024 * 1024;
+
 /** googlevideo.com serves every format; anything else in an answer is not followed. */
 export const YOUTUBE_MEDIA_HOSTS = [".googlevideo.com"] as const;
 /** Thumbnails are answered as URLs (not tunnelled), so only YouTube's image hosts are passed on. */
@@ -223,6 +230,7 @@ export function youtubeExtractor(deps: ExtractorDeps): PlatformExtractor {
     apiHosts,
     mediaHosts: YOUTUBE_MEDIA_HOSTS,
     imageHosts: THUMBNAIL_HOSTS,
+    mediaChunkBytes: YOUTUBE_MEDIA_CHUNK_BYTES,
     async extract(ref, signal) {
       if (!VIDEO_ID.test(ref.id)) {
         return { ok: false, kind: "content-unavailable", detail: "YouTube has no video with that id." };
