@@ -15,6 +15,7 @@ import { createTestContext } from "../../tests/hosted-context";
 import {
   contentDisposition,
   forwardedRange,
+  FreshUrlMemory,
   hmacTunnelTokens,
   safeMediaType,
   serveTunnel,
@@ -33,6 +34,8 @@ const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 /** The fake CDN's files, by path: deterministic bytes (fake-media.ts) that a test can check one by one. */
 const FILES: Record<string, { seed: string; size: number; mimeType: string }> = {
   "/videoplayback/small": { seed: "small", size: 1_000_003, mimeType: "video/mp4" },
+  "/videoplayback/small-fresh": { seed: "small", size: 1_000_003, mimeType: "video/mp4" },
+  "/videoplayback/small-fresher": { seed: "small", size: 1_000_003, mimeType: "video/mp4" },
   "/videoplayback/large": { seed: "large", size: 50 * 1024 * 1024, mimeType: "video/mp4" },
   "/videoplayback/gone": { seed: "gone", size: 10, mimeType: "video/mp4" },
   "/videoplayback/chunked": { seed: "chunked", size: 25 * 1024 * 1024, mimeType: "video/mp4" },
@@ -56,7 +59,11 @@ function fakeMedia(
     /** The CDN answers this instead of a range request starting at or past `at` (a failure part-way). */
     failFrom?: { at: number; status?: number; short?: boolean };
     /** A fresh extraction answers rendition "18" at this URL (else the post is unavailable). */
-    freshUrl?: string;
+    freshUrl?: string | (() => string);
+    /** URLs the CDN refuses (403) as it refuses one bound to another address; changeable mid-test. */
+    refused?: Set<string>;
+    /** Extractions wait for this before answering (to hold one in flight). */
+    extractGate?: Promise<void>;
   } = {},
 ) {
   const opened: string[] = [];
@@ -71,6 +78,7 @@ function fakeMedia(
       methods.push(request.method);
       ranges.push(request.headers.get("range"));
       const file = FILES[new URL(request.url).pathname];
+      if (options.refused?.has(request.url)) return new Response(null, { status: 403 });
       if (options.failWith) return new Response("no", { status: options.failWith });
       const from = Number(/^bytes=(\d+)-/.exec(request.headers.get("range") ?? "")?.[1] ?? -1);
       // The fresh URL of the same file is never refused.
@@ -128,9 +136,10 @@ function fakeMedia(
     mediaChunkBytes: () => options.chunkBytes ?? null,
     async extract(ref) {
       extracted.push(ref);
+      await options.extractGate;
       if (!options.freshUrl) return { ok: false, kind: "content-unavailable", detail: "not recorded here" };
       const medium = {
-        url: options.freshUrl,
+        url: typeof options.freshUrl === "string" ? options.freshUrl : options.freshUrl(),
         type: "video",
         quality: "360p",
         width: 640,
@@ -201,6 +210,8 @@ async function get(
     now?: number;
     query?: string;
     keys?: ReturnType<typeof keyStore>;
+    /** Shared between calls to play one isolate's requests; else each call starts with none remembered. */
+    freshUrls?: FreshUrlMemory;
   } = {},
 ) {
   const request = new Request(`${ORIGIN}${TUNNEL_PATH}/${token}${options.query ?? ""}`, {
@@ -214,6 +225,7 @@ async function get(
     keys: (options.keys ?? keyStore()).keys,
     requestId: "req_tunnel",
     now: options.now ?? NOW,
+    freshUrls: options.freshUrls ?? new FreshUrlMemory(),
   });
   return { response, opened: media.opened, produced: media.produced };
 }
@@ -469,7 +481,14 @@ describe("the tunnel: asking again for a URL refused from its address", () => {
 
   async function serve(social: SocialMedia, token: string, range?: string) {
     const request = new Request(`${ORIGIN}${TUNNEL_PATH}/${token}`, { headers: range ? { range } : {} });
-    return serveTunnel(request, { tokens, media: social, keys: keyStore().keys, requestId: "req_tunnel", now: NOW });
+    return serveTunnel(request, {
+      tokens,
+      media: social,
+      keys: keyStore().keys,
+      requestId: "req_tunnel",
+      now: NOW,
+      freshUrls: new FreshUrlMemory(),
+    });
   }
 
   it("extracts the post again (not from the cache) and serves the same rendition's fresh URL, Range kept", async () => {
@@ -508,6 +527,62 @@ describe("the tunnel: asking again for a URL refused from its address", () => {
     await expectProblem(await serve(social, gone), 502, "upstream-failed");
     expect(seen.player).toBe(1);
     expect(seen.media).toEqual([stale, stale]);
+  });
+
+  it("remembers the fresh URL: repeated requests on a refused token extract once, a refused remembered URL once more", async () => {
+    const fresh = [`${SMALL}-fresh`, `${SMALL}-fresher`];
+    const refused = new Set([SMALL]);
+    const media = fakeMedia({ refused, freshUrl: () => fresh[refused.has(fresh[0]!) ? 1 : 0]! });
+    const freshUrls = new FreshUrlMemory();
+    const token = await tokens.seal(ticket({ source: { ref: REF, formatId: "18" } }));
+    // A player seeking, a downloader's connections, a HEAD: each its own tunnel request.
+    for (const [i, method] of ["GET", "GET", "HEAD", "GET", "GET"].entries()) {
+      const range = `bytes=${i * 1000}-${i * 1000 + 99}`;
+      const { response } = await get(token, { media, freshUrls, range, method });
+      expect(response.status, range).toBe(206);
+      if (method === "GET") expect(await bytesOf(response)).toEqual(fakeMediaBytes("small", i * 1000, i * 1000 + 100));
+    }
+    expect(media.extracted).toEqual([REF]);
+    // The remembered URL is tried first: the refused one is asked once, by the first request only.
+    expect(media.opened).toEqual([SMALL, ...Array(5).fill(fresh[0])]);
+
+    // The remembered URL is refused in its turn: one new extraction, and its URL is remembered.
+    refused.add(fresh[0]!);
+    for (let i = 0; i < 3; i++) expect((await get(token, { media, freshUrls, range: "bytes=0-99" })).response.status).toBe(206);
+    expect(media.extracted).toEqual([REF, REF]);
+    expect(media.opened.slice(6)).toEqual([fresh[0], fresh[1], fresh[1], fresh[1]]);
+  });
+
+  it("lets concurrent requests share one extraction, and extracts no more while a fresh URL was refused too", async () => {
+    let release = () => {};
+    const extractGate = new Promise<void>((resolve) => (release = resolve));
+    const media = fakeMedia({ refused: new Set([SMALL]), freshUrl: `${SMALL}-fresh`, extractGate });
+    const freshUrls = new FreshUrlMemory();
+    const token = await tokens.seal(ticket({ source: { ref: REF, formatId: "18" } }));
+    const pending = Array.from({ length: 4 }, (_, i) =>
+      get(token, { media, freshUrls, range: `bytes=${i}-${i + 9}` }),
+    );
+    // Every request has been refused and is waiting on the one extraction in flight.
+    await eventually(async () => media.ranges.length, (n) => n === 4);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(media.extracted).toEqual([REF]);
+    release();
+    for (const { response } of await Promise.all(pending)) expect(response.status).toBe(206);
+    expect(media.extracted).toEqual([REF]);
+
+    // An address-wide block: the fresh URL is refused as well. The first request finds out and
+    // answers 502; the next ones do not ask the platform again for a few minutes.
+    const blocked = fakeMedia({ refused: new Set([SMALL, `${SMALL}-fresh`]), freshUrl: `${SMALL}-fresh` });
+    const blockedUrls = new FreshUrlMemory();
+    for (let i = 0; i < 3; i++) {
+      await expectProblem((await get(token, { media: blocked, freshUrls: blockedUrls })).response, 502, "upstream-failed");
+    }
+    expect(blocked.extracted).toEqual([REF]);
+    // A few minutes on, it may ask again.
+    const later = NOW + 10 * 60_000;
+    const laterToken = await tokens.seal(ticket({ expiresAt: later / 1000 + 600, source: { ref: REF, formatId: "18" } }));
+    await get(laterToken, { media: blocked, freshUrls: blockedUrls, now: later });
+    expect(blocked.extracted).toEqual([REF, REF]);
   });
 
   it("does not ask again for a failure other than 403 or 410", async () => {

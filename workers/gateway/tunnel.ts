@@ -280,7 +280,78 @@ export interface TunnelDeps {
   requestId: string;
   /** Epoch milliseconds. */
   now: number;
+  /** The fresh URLs asked again for refused ones (default: this isolate's); tests pass their own. */
+  freshUrls?: FreshUrlMemory;
 }
+
+/** How long a fresh URL (or the finding that none works) is remembered. */
+const FRESH_URL_MEMORY_MS = 5 * 60_000;
+const FRESH_URL_MEMORY_ENTRIES = 1_000;
+
+/**
+ * The fresh URL of a rendition asked again for a refused one, kept in isolate memory for a few
+ * minutes (decision 052). Without it every request on a refused token (each seek, each of a
+ * downloader's connections, each HEAD) would be one more uncounted player call, which could get
+ * our egress addresses flagged for every customer. Isolate memory rather than `caches.default`:
+ * the single flight needs isolate memory anyway, an address binding is no wider than the
+ * location an isolate runs in, and it needs no serialising or waitUntil.
+ * An entry is a settled answer (`url` null: asking again did not give a URL that works, so do
+ * not ask again until it expires) or an extraction in flight, which concurrent requests share.
+ */
+export class FreshUrlMemory {
+  readonly #entries = new Map<
+    string,
+    { url: string | null; until: number } | { pending: Promise<string | null> }
+  >();
+
+  /** The remembered URL, null when asking again is known not to help, undefined when nothing is known. */
+  remembered(key: string, now: number): string | null | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry || "pending" in entry) return undefined;
+    if (entry.until <= now) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.url;
+  }
+
+  /**
+   * A URL to try instead of `refused`: the one in flight or remembered, else from one new
+   * `extract` (shared by every request asking meanwhile). Null: none to try.
+   */
+  ask(key: string, refused: string, now: number, extract: () => Promise<string | null>): Promise<string | null> {
+    const entry = this.#entries.get(key);
+    if (entry && "pending" in entry) return entry.pending;
+    const known = this.remembered(key, now);
+    if (known === null || (known !== undefined && known !== refused)) return Promise.resolve(known);
+    const pending = extract().then(
+      (url) => {
+        this.#settle(key, url, now);
+        return url;
+      },
+      (error: unknown) => {
+        this.#entries.delete(key);
+        throw error;
+      },
+    );
+    this.#entries.set(key, { pending });
+    return pending;
+  }
+
+  /** The URL just had from asking again was refused too (an address-wide block): stop asking for a while. */
+  refusedToo(key: string, url: string, now: number): void {
+    if (this.remembered(key, now) === url) this.#settle(key, null, now);
+  }
+
+  #settle(key: string, url: string | null, now: number): void {
+    this.#entries.delete(key);
+    // The oldest entry goes first: a Map iterates in insertion order.
+    if (this.#entries.size >= FRESH_URL_MEMORY_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { url, until: now + FRESH_URL_MEMORY_MS });
+  }
+}
+
+const isolateFreshUrls = new FreshUrlMemory();
 
 function problemResponse(type: ProblemType, detail: string, requestId: string, headers: Record<string, string> = {}) {
   const body = problemBody(type, detail, requestId);
@@ -381,26 +452,34 @@ export async function serveTunnel(request: Request, deps: TunnelDeps): Promise<R
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
-/** Opens the token's URL for a range; on a 403 or 410, once per tunnel request, the same rendition's fresh URL. */
+/**
+ * Opens the token's URL for a range (or the rendition's fresh URL this isolate remembers); on a
+ * 403 or 410, once per tunnel request, the same rendition's fresh URL.
+ */
 type Opener = (range: string | null, method: "GET" | "HEAD") => Promise<Response | null>;
 
 function upstreamOpener(ticket: TunnelTicket, deps: TunnelDeps, signal: AbortSignal): Opener {
-  let url = ticket.url;
+  const { source } = ticket;
+  const memory = deps.freshUrls ?? isolateFreshUrls;
+  const key = source ? JSON.stringify([source.ref.platform, source.ref.id, source.formatId]) : null;
+  let url = (key && memory.remembered(key, deps.now)) || ticket.url;
   let askedAgain = false;
+  const refusedStatus = (upstream: Response | null) => upstream?.status === 403 || upstream?.status === 410;
   return async (range, method) => {
     const init = { range, signal, method };
     let upstream = await deps.media.openMedia(url, init);
-    if (upstream && (upstream.status === 403 || upstream.status === 410) && ticket.source && !askedAgain) {
+    if (upstream && refusedStatus(upstream) && source && key && !askedAgain) {
       // Bound to another address (or expired upstream): ask the platform again from here, once.
       askedAgain = true;
-      const fresh = await freshUrl(ticket.source, deps, signal);
-      if (fresh) {
+      const fresh = await memory.ask(key, url, deps.now, () => freshUrl(source, deps, signal));
+      if (fresh && fresh !== url) {
         await upstream.body?.cancel().catch(() => undefined);
         console.warn(
-          `[${deps.requestId}] tunnel: ${hostOf(url)} refused (HTTP ${upstream.status}); asking again with a fresh ${ticket.source.ref.platform} URL`,
+          `[${deps.requestId}] tunnel: ${hostOf(url)} refused (HTTP ${upstream.status}); asking again with a fresh ${source.ref.platform} URL`,
         );
         url = fresh;
         upstream = await deps.media.openMedia(url, init);
+        if (refusedStatus(upstream)) memory.refusedToo(key, url, deps.now);
       }
     }
     return upstream;
