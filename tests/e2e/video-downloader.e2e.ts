@@ -72,6 +72,9 @@ test("the live demo answers the pinned YouTube post from the recorded fakes, and
   // The best file's first 100 bytes, fetched as a download manager or a <video> would.
   const [best] = answer.media;
   if (!best) throw new Error(`the answer has no media: ${shown}`);
+  // The fakes fetch googlevideo in chunks as the live YouTube does, so these are the chunked
+  // answers; the browser reads Content-Length from the connection's framing, which a chunked
+  // transfer encoding would leave without one (review 14b), unlike a test inside the Worker.
   const download = await page.evaluate(async (url) => {
     const response = await fetch(url, { headers: { Range: "bytes=0-99" } });
     return {
@@ -79,12 +82,27 @@ test("the live demo answers the pinned YouTube post from the recorded fakes, and
       bytes: (await response.arrayBuffer()).byteLength,
       disposition: response.headers.get("content-disposition"),
       range: response.headers.get("content-range"),
+      length: response.headers.get("content-length"),
     };
   }, best.url);
   expect(download.status).toBe(206);
   expect(download.bytes).toBe(100);
+  expect(download.length).toBe("100");
   expect(download.disposition).toMatch(/^attachment;/);
   expect(download.range).toBe(`bytes 0-99/${best.sizeBytes ?? "*"}`);
+
+  // The whole file: a download manager shows its size (and a player its duration) from the
+  // Content-Length before the first byte.
+  if (best.sizeBytes === undefined) throw new Error(`the best media has no size: ${shown}`);
+  const whole = await page.evaluate(async (url) => {
+    const response = await fetch(url);
+    return {
+      status: response.status,
+      bytes: (await response.arrayBuffer()).byteLength,
+      length: response.headers.get("content-length"),
+    };
+  }, best.url);
+  expect(whole).toEqual({ status: 200, bytes: best.sizeBytes, length: String(best.sizeBytes) });
 
   // The clients of the earlier product find their path on the docs page.
   await openPage(page, `/docs/api/${SLUG}`);

@@ -860,8 +860,9 @@ describe("the tunnel: chunked fetches (YouTube)", () => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      // The next range is asked only once the one before has been read to its end.
-      if (received + value.byteLength <= 10 * MiB) expect(media.ranges).toHaveLength(1);
+      // The next range is asked only once the one before has been read to its end, less the one
+      // piece the runtime's pipe into the FixedLengthStream reads ahead (within the bound below).
+      if (received + value.byteLength + 256 * 1024 <= 10 * MiB) expect(media.ranges).toHaveLength(1);
       differ += mismatches(value, received);
       received += value.byteLength;
       mostAhead = Math.max(mostAhead, produced.bytes - received);

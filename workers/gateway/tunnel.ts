@@ -671,7 +671,13 @@ function serveChunks(
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, { status, headers });
+  // workerd sends a JS stream of unknown length with chunked transfer encoding and drops the
+  // Content-Length set above (review 14b), so a download manager would see no size. A
+  // FixedLengthStream makes the runtime send the length, and errors the answer if the chunks come
+  // to fewer bytes. Errors reach the caller through the readable; the pipe's own are not news.
+  const { readable, writable } = new FixedLengthStream(end - start + 1);
+  body.pipeTo(writable).catch(() => undefined);
+  return new Response(readable, { status, headers });
 }
 
 /**
