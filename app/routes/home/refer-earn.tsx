@@ -39,13 +39,17 @@ export function ReferEarn() {
 
   return (
     <>
+      {/* It floats over the page as it scrolls, so it sits in the gutter --fab-gutter keeps free of
+          controls (app.css): a round icon below 1024 px, where a labelled pill would need too
+          wide a gutter, and the labelled pill above. */}
       <button
         type="button"
         onClick={open}
-        className="fixed bottom-5 right-5 z-20 flex items-center gap-2 rounded-full bg-brand-600 px-4 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-700"
+        data-floating-action=""
+        className="fixed bottom-4 right-2 z-20 flex size-12 items-center justify-center gap-2 rounded-full bg-brand-600 text-sm font-semibold text-white shadow-lg hover:bg-brand-700 lg:bottom-5 lg:right-5 lg:size-auto lg:px-4 lg:py-3"
       >
         <Gift aria-hidden="true" className="size-5" />
-        Refer &amp; Earn
+        <span className="sr-only lg:not-sr-only">Refer &amp; Earn</span>
       </button>
       <dialog
         ref={dialogRef}

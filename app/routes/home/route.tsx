@@ -12,7 +12,8 @@ function Hero() {
   const signedIn = useViewer() !== null;
   return (
     <section className="bg-gradient-to-b from-brand-50 to-white dark:from-slate-900 dark:to-slate-950">
-      <div className="mx-auto max-w-5xl px-4 py-20 text-center sm:py-28">
+      {/* Even side gutters keep the text centred while the right one stays clear of the floating button. */}
+      <div className="mx-auto max-w-[calc(64rem+2*var(--fab-gutter))] px-(--fab-gutter) py-20 text-center sm:py-28">
         <p className="text-sm font-semibold uppercase tracking-widest text-brand-600">{SITE.name}</p>
         <h1 className="mt-4 text-4xl font-extrabold tracking-tight sm:text-5xl">{SITE.headline}</h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600 dark:text-slate-400">
@@ -45,7 +46,7 @@ export default function Home() {
     <>
       <Hero />
       <ServicesCarousel services={services} />
-      <div className="mx-auto grid max-w-7xl gap-8 px-4 lg:grid-cols-2">
+      <div className="mx-auto grid max-w-7xl gap-8 pl-4 pr-(--fab-gutter) lg:grid-cols-2">
         <ReportBugForm />
         <div className="flex flex-col gap-8">
           <Newsletter />

@@ -74,7 +74,7 @@ export function ServicesCarousel({ services }: { services: MenuItem[] }) {
     <section
       aria-roledescription="carousel"
       aria-labelledby="services-heading"
-      className="mx-auto max-w-7xl px-4 py-16"
+      className="mx-auto max-w-7xl py-16 pl-4 pr-(--fab-gutter)"
       onKeyDown={onKeyDown}
     >
       <div className="flex items-end justify-between gap-4">
