@@ -235,7 +235,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       {!canBuy && !mustVerify && (
         <p id="login-first" className="mt-4 text-center text-sm text-slate-500">
           Please login first:{" "}
-          <Link to="/user/authenticate" className="text-brand-600 hover:underline">
+          <Link to="/user/authenticate" className="text-brand-600 underline">
             sign up or log in
           </Link>{" "}
           to buy a plan.
@@ -251,7 +251,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           </h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
             Need a custom quota, unused calls carried into next month, or an API we do not list yet? Write to us at{" "}
-            <a href={`mailto:${SITE.supportEmail}`} className="text-brand-600 hover:underline">
+            <a href={`mailto:${SITE.supportEmail}`} className="text-brand-600 underline">
               {SITE.supportEmail}
             </a>
             .
@@ -263,7 +263,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           </h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
             Our developers can wire these APIs into your product, billed hourly. Tell us what you are building:{" "}
-            <a href={`mailto:${SITE.supportEmail}`} className="text-brand-600 hover:underline">
+            <a href={`mailto:${SITE.supportEmail}`} className="text-brand-600 underline">
               {SITE.supportEmail}
             </a>
             .
