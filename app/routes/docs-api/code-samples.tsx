@@ -25,25 +25,35 @@ export function CodeSamples({
   const code = samples[language].replaceAll(placeholder, apiKey || placeholder);
   return (
     <div className="mt-3 overflow-hidden rounded-lg border border-slate-200 dark:border-slate-800">
-      <div
-        role="tablist"
-        aria-label="Sample language"
-        className="flex items-center gap-1 bg-slate-100 px-2 py-1 dark:bg-slate-900"
-      >
-        {LANGUAGES.map(([value, label]) => (
-          <button
-            key={value}
-            type="button"
-            role="tab"
-            id={`${id}-${value}`}
-            aria-selected={language === value}
-            aria-controls={`${id}-panel`}
-            onClick={() => setLanguage(value)}
-            className="rounded px-2.5 py-1 text-xs font-medium aria-selected:bg-white aria-selected:shadow dark:aria-selected:bg-slate-800"
-          >
-            {label}
-          </button>
-        ))}
+      <div className="flex items-center gap-1 bg-slate-100 px-2 py-1 dark:bg-slate-900">
+        {/* A tablist may own only tabs, so the copy button sits beside it, not in it. */}
+        <div role="tablist" aria-label="Sample language" className="flex items-center gap-1">
+          {LANGUAGES.map(([value, label], index) => (
+            <button
+              key={value}
+              type="button"
+              role="tab"
+              id={`${id}-${value}`}
+              aria-selected={language === value}
+              aria-controls={`${id}-panel`}
+              // One tab stop for the list (the selected tab); the arrow keys move between tabs.
+              tabIndex={language === value ? 0 : -1}
+              onClick={() => setLanguage(value)}
+              onKeyDown={(event) => {
+                const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+                if (step === 0) return;
+                event.preventDefault();
+                const next = LANGUAGES[(index + step + LANGUAGES.length) % LANGUAGES.length];
+                if (!next) return;
+                setLanguage(next[0]);
+                document.getElementById(`${id}-${next[0]}`)?.focus();
+              }}
+              className="rounded px-2.5 py-1 text-xs font-medium aria-selected:bg-white aria-selected:shadow dark:aria-selected:bg-slate-800"
+            >
+              {label}
+            </button>
+          ))}
+        </div>
         <button
           type="button"
           onClick={async () => {
@@ -65,6 +75,8 @@ export function CodeSamples({
         id={`${id}-panel`}
         role="tabpanel"
         aria-labelledby={`${id}-${language}`}
+        // Focusable, so a keyboard can reach the panel and scroll a long line sideways.
+        tabIndex={0}
         className="overflow-x-auto bg-slate-950 p-4 text-sm text-slate-100"
       >
         <code>{code}</code>

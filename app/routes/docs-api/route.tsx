@@ -38,7 +38,8 @@ function FieldTable({
   rows: { name: string; cells: ReactNode[] }[];
 }) {
   return (
-    <div className="mt-4 overflow-x-auto">
+    // Wider than a phone: the scrolling box takes focus so a keyboard can scroll it too.
+    <div className="mt-4 overflow-x-auto" role="region" aria-label={caption} tabIndex={0}>
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -79,7 +80,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
   return (
     <article className="mx-auto max-w-4xl px-4 py-12">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
-        <Link to="/docs" className="hover:underline">
+        <Link to="/docs" className="underline">
           Docs
         </Link>{" "}
         / {api.name}
@@ -94,13 +95,13 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
         <h2 id="endpoint" className="text-xl font-semibold">
           Endpoint and authentication
         </h2>
-        <pre className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
+        <pre tabIndex={0} className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">
           <code>{`${url}\nx-api-key: <your key>`}</code>
         </pre>
         <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
           Send your key in the <code>x-api-key</code> header (or as <code>Authorization: Bearer &lt;key&gt;</code>).
           Keys are made on the{" "}
-          <Link to="/user/apikey" className="text-brand-600 hover:underline">
+          <Link to="/user/apikey" className="text-brand-600 underline">
             API Key page
           </Link>{" "}
           once you have signed up.
@@ -194,7 +195,10 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                         }))}
                       />
                     )}
-                    <pre className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
+                    <pre
+                      tabIndex={0}
+                      className="mt-2 max-h-96 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900"
+                    >
                       <code>{operation.output.example}</code>
                     </pre>
                   </>
@@ -211,7 +215,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                     <ul className="mt-1 space-y-1 text-sm">
                       {operation.errors.map((error) => (
                         <li key={error.type}>
-                          <Link to={`/problems/${error.type}`} className="hover:underline">
+                          <Link to={`/problems/${error.type}`} className="underline">
                             <span className="font-mono">{error.status}</span>{" "}
                             <code className="text-xs">{error.type}</code>
                           </Link>
@@ -241,7 +245,10 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                       New code should use the path above.
                     </p>
                     {legacy.input && (
-                      <pre className="mt-2 max-h-64 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900">
+                      <pre
+                        tabIndex={0}
+                        className="mt-2 max-h-64 overflow-auto rounded-lg bg-slate-100 p-4 text-xs dark:bg-slate-900"
+                      >
                         <code>{legacy.input.example}</code>
                       </pre>
                     )}
@@ -261,7 +268,7 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
           Every error is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>,{" "}
           <code>status</code>, <code>detail</code> and a <code>requestId</code> to quote to support. Each type is a link
           to what it means and what to do;{" "}
-          <Link to="/problems" className="text-brand-600 hover:underline">
+          <Link to="/problems" className="text-brand-600 underline">
             all problem types
           </Link>{" "}
           are listed together.
@@ -280,8 +287,9 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           Plan group: <strong>{api.groupLabel}</strong>
         </p>
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-3 overflow-x-auto" role="region" aria-label="Limits by plan" tabIndex={0}>
           <table className="w-full min-w-[28rem] text-left text-sm">
+            <caption className="sr-only">Limits by plan</caption>
             <thead>
               <tr className="border-b border-slate-200 dark:border-slate-700">
                 <th scope="col" className="py-2 pr-4 font-semibold">
