@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { Extraction, PostRef } from "~workers/hosted/capabilities";
+import { describe, expect, it } from "vitest";
 import { hostGuardedFetch, type PlatformExtractor } from "../extractor";
 import { createFakeSocialFetch, type FakePlatform } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
@@ -14,22 +14,11 @@ import {
   REEL_ID,
 } from "./fixtures";
 import { facebookExtractor } from "./index";
+import { refOf } from "../../../../tests/social-extractors";
 
 const never = new AbortController().signal;
 
 /** The PostRef the recogniser makes of a Facebook URL (its canonical forms). */
-function refOf(link: string): PostRef {
-  const url = new URL(link);
-  const segments = url.pathname.split("/").filter(Boolean);
-  if (url.hostname === "fb.watch")
-    return { platform: "facebook", id: segments[0] ?? "", kind: "share", url: `https://fb.watch/${segments[0]}/` };
-  if (segments[0] === "share") return { platform: "facebook", id: segments[2] ?? "", kind: "share", url: link };
-  if (segments[0] === "reel") return { platform: "facebook", id: segments[1] ?? "", kind: "reel", url: link };
-  if (segments[0] === "watch")
-    return { platform: "facebook", id: url.searchParams.get("v") ?? "", kind: "video", url: link };
-  return { platform: "facebook", id: segments.at(-1) ?? "", kind: "video", url: link };
-}
-
 /** The extractor over the fakes, with every request it made (method, host and path) in `asked`. */
 function setup(platforms: FakePlatform[] = [fakeFacebook]) {
   const asked: string[] = [];

@@ -12,16 +12,11 @@ import {
   INSTAGRAM_PROFILE_FIXTURE_URLS,
 } from "./fixtures";
 import { instagramExtractor } from "./index";
+import { refOf } from "../../../../tests/social-extractors";
 
 const never = new AbortController().signal;
 
 /** The PostRef the recogniser makes of an Instagram post URL. */
-function refOf(url: string): PostRef {
-  const match = /^https:\/\/www\.instagram\.com\/(p|reel)\/([A-Za-z0-9_-]+)\/$/.exec(url);
-  if (!match?.[1] || !match[2]) throw new Error(`not a fixture post URL: ${url}`);
-  return { platform: "instagram", id: match[2], kind: match[1] === "reel" ? "reel" : "post", url };
-}
-
 function usernameOf(url: string): string {
   return new URL(url).pathname.split("/")[1] ?? "";
 }

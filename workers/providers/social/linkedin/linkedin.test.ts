@@ -1,45 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Extraction, PostRef } from "~workers/hosted/capabilities";
-import { hostGuardedFetch, hostMatches, type PlatformExtractor } from "../extractor";
+import { hostMatches } from "../extractor";
 import { createFakeSocialFetch } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
 import { fakeLinkedin } from "./fake";
 import { LINKEDIN_EXTRA_FIXTURE_URLS, LINKEDIN_FIXTURE_URLS } from "./fixtures";
 import { linkedinExtractor } from "./index";
+import { expectPost, extractorHarness, refOf } from "../../../../tests/social-extractors";
 
-function refOf(url: string | undefined): PostRef {
-  const match = /(activity|ugcPost|share)[-:](\d+)/.exec(url ?? "");
-  if (!match?.[1] || !match[2]) throw new Error(`no urn in ${url}`);
-  return {
-    platform: "linkedin",
-    id: match[2],
-    kind: match[1],
-    url: `https://www.linkedin.com/feed/update/urn:li:${match[1]}:${match[2]}/`,
-  };
-}
-
-/** The extractor over the fake, behind the host guard, with every URL the fake was asked for. */
-function harness() {
-  const calls: string[] = [];
-  const fake = createFakeSocialFetch([fakeLinkedin]);
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    calls.push(request.url);
-    return fake(request);
-  };
-  const holder: { extractor?: PlatformExtractor } = {};
-  const guarded: typeof fetch = (input, init) =>
-    hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
-  const extractor = linkedinExtractor({ baseUrls: { www: "https://www.linkedin.com" }, fetch: guarded });
-  holder.extractor = extractor;
-  const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
-  return { extractor, calls, extract };
-}
-
-function expectPost(extraction: Extraction) {
-  if (!extraction.ok) throw new Error(`expected a post, got ${extraction.kind}: ${extraction.detail}`);
-  return extraction.post;
-}
+/** The LinkedIn extractor over the recorded LinkedIn, behind the host guard, with every URL it asked for. */
+const harness = () =>
+  extractorHarness(linkedinExtractor, { www: "https://www.linkedin.com" }, createFakeSocialFetch([fakeLinkedin]));
 
 describe("linkedinExtractor over the recorded LinkedIn", () => {
   it("reads a public video post's renditions from the embed's data-sources, in LinkedIn's order", async () => {
@@ -125,7 +95,12 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
     const landed = new Response("<html><body>Welcome back</body></html>");
     Object.defineProperty(landed, "url", { value: "https://www.linkedin.com/checkpoint/lg/login?session_redirect=x" });
     const extractor = linkedinExtractor({ baseUrls: { www: "https://www.linkedin.com" }, fetch: async () => landed });
-    expect(await extractor.extract(refOf("urn:li:activity:7"), AbortSignal.timeout(5000))).toMatchObject({
+    expect(
+      await extractor.extract(
+        refOf("https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000007/"),
+        AbortSignal.timeout(5000),
+      ),
+    ).toMatchObject({
       ok: false,
       kind: "login-required",
     });
@@ -172,7 +147,12 @@ describe("linkedinExtractor over the recorded LinkedIn", () => {
         baseUrls: { www: "https://www.linkedin.com" },
         fetch: async () => page(sources),
       });
-      expect(await extractor.extract(refOf("urn:li:activity:7"), AbortSignal.timeout(5000))).toMatchObject({
+      expect(
+        await extractor.extract(
+          refOf("https://www.linkedin.com/feed/update/urn:li:activity:7000000000000000007/"),
+          AbortSignal.timeout(5000),
+        ),
+      ).toMatchObject({
         ok: false,
         kind: "extractor-outdated",
       });

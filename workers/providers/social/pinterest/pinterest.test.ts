@@ -1,44 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Extraction, PostRef } from "~workers/hosted/capabilities";
 import { hostGuardedFetch, hostMatches, type PlatformExtractor } from "../extractor";
 import { createFakeSocialFetch } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
 import { fakePinterest } from "./fake";
 import { PINTEREST_EXTRA_FIXTURE_URLS, PINTEREST_FIXTURE_URLS } from "./fixtures";
 import { pinterestExtractor } from "./index";
+import { expectPost, extractorHarness, refOf } from "../../../../tests/social-extractors";
 
-function refOf(url: string | undefined): PostRef {
-  const parsed = new URL(url ?? "");
-  if (parsed.hostname === "pin.it") {
-    const code = parsed.pathname.slice(1);
-    return { platform: "pinterest", id: code, kind: "share", url: `https://pin.it/${code}` };
-  }
-  const id = /\/pin\/(\d+)/.exec(parsed.pathname)?.[1];
-  if (!id) throw new Error(`no pin id in ${url}`);
-  return { platform: "pinterest", id, kind: "pin", url: `https://www.pinterest.com/pin/${id}/` };
-}
-
-/** The extractor over a fake (the recorded Pinterest unless given), behind the host guard, with every URL fetched. */
-function harness(fake: typeof fetch = createFakeSocialFetch([fakePinterest])) {
-  const calls: string[] = [];
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    calls.push(request.url);
-    return fake(request);
-  };
-  const holder: { extractor?: PlatformExtractor } = {};
-  const guarded: typeof fetch = (input, init) =>
-    hostGuardedFetch(recording, holder.extractor?.apiHosts ?? [])(input, init);
-  const extractor = pinterestExtractor({ baseUrls: { www: "https://www.pinterest.com" }, fetch: guarded });
-  holder.extractor = extractor;
-  const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
-  return { extractor, calls, extract };
-}
-
-function expectPost(extraction: Extraction) {
-  if (!extraction.ok) throw new Error(`expected a post, got ${extraction.kind}: ${extraction.detail}`);
-  return extraction.post;
-}
+/** The Pinterest extractor over a fake (the recorded Pinterest unless given), behind the host guard, with every URL fetched. */
+const harness = (fake: typeof fetch = createFakeSocialFetch([fakePinterest])) =>
+  extractorHarness(pinterestExtractor, { www: "https://www.pinterest.com" }, fake);
 
 describe("pinterestExtractor over the recorded Pinterest", () => {
   it("reads a video pin's mp4 renditions from the page's Redux state, in Pinterest's order, without its HLS playlists", async () => {

@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Extraction, PostRef } from "~workers/hosted/capabilities";
 import { createFakeSocialFetch } from "../fake";
 import { fakeMediaBytes } from "../fake-media";
 import { hostGuardedFetch, hostMatches, type PlatformExtractor } from "../extractor";
 import { createFakeX } from "./fake";
 import { X_EXTRA_FIXTURE_URLS, X_FIXTURE_URLS } from "./fixtures";
 import { syndicationToken, xExtractor } from "./index";
+import { expectPost, refOf } from "../../../../tests/social-extractors";
 
 const BASE_URLS = { syndication: "https://cdn.syndication.twimg.com", api: "https://api.x.com" };
-
-function refOf(url: string | undefined): PostRef {
-  const id = /\/status\/(\d+)/.exec(url ?? "")?.[1];
-  if (!id) throw new Error(`no status id in ${url}`);
-  return { platform: "x", id, kind: "post", url: `https://x.com/i/status/${id}` };
-}
 
 /** The extractor over the fake, behind the host guard, with every URL it fetched. */
 function harness(clock?: { fake: number; extractor: number }) {
@@ -35,11 +29,6 @@ function harness(clock?: { fake: number; extractor: number }) {
   holder.extractor = extractor;
   const extract = (url: string | undefined) => extractor.extract(refOf(url), AbortSignal.timeout(5000));
   return { extractor, calls, extract };
-}
-
-function expectPost(extraction: Extraction) {
-  if (!extraction.ok) throw new Error(`expected a post, got ${extraction.kind}: ${extraction.detail}`);
-  return extraction.post;
 }
 
 describe("syndicationToken", () => {
