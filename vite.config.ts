@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vite";
+import { launchChromium } from "./scripts/chromium.ts";
 
 // Browser tests run the built app on a state folder of their own, so a developer's local
 // data and the tests never meet.
@@ -47,14 +48,19 @@ function serverCodeStaysOnServer(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(async ({ command, isPreview }) => ({
   server: { port: Number(process.env.PORT ?? 5173), strictPort: true },
   preview: { port: Number(process.env.PORT ?? 4173), strictPort: true },
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },
       // The payment-webhook Worker runs beside the app, on the same local D1 and KV.
-      auxiliaryWorkers: [{ configPath: "./workers/webhooks/wrangler.toml" }],
+      // The engine Worker (HTML to PDF, OCR, résumés) too; `vite dev` gives it the machine's
+      // Chromium, if any, so a page prints as Browser Rendering prints it in production.
+      auxiliaryWorkers: [
+        { configPath: "./workers/webhooks/wrangler.toml" },
+        { configPath: "./workers/engines/wrangler.toml", config: { vars: await engineVars(command, isPreview) } },
+      ],
       persistState: stateDir ? { path: stateDir } : true,
       ...(stateDir ? { inspectorPort: false as const } : {}),
     }),
@@ -64,4 +70,14 @@ export default defineConfig({
   ],
   resolve: { tsconfigPaths: true },
   define: { __DEV_FAKES__: JSON.stringify(fakes) },
-});
+}));
+
+/**
+ * The engine Worker's local browser: started for `vite dev` only. A build or `vite preview`
+ * (the browser tests, the bench) keeps the configured value, empty unless changed.
+ */
+async function engineVars(command: "build" | "serve", isPreview: boolean | undefined): Promise<Record<string, string>> {
+  if (command !== "serve" || isPreview || process.env.VITEST) return {};
+  const chromium = await launchChromium();
+  return chromium ? { CHROMIUM_CDP_URL: chromium.cdpUrl } : {};
+}

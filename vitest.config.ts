@@ -7,17 +7,22 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vitest/config";
+import { engineWorkerOptions } from "./tests/setup/engine-worker.ts";
 import { webhookWorkerOptions } from "./tests/setup/webhook-worker.ts";
 
 export default defineConfig(async () => {
   const [migrations, webhookWorker] = await Promise.all([readD1Migrations("migrations"), webhookWorkerOptions()]);
   return {
     plugins: [
-      cloudflareTest({
+      // A function, so it runs after the global setup has started Chromium (tests/setup/chromium.ts).
+      cloudflareTest(async ({ inject }) => ({
         main: "./workers/app.ts",
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations }, workers: [webhookWorker] },
-      }),
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+          workers: [webhookWorker, await engineWorkerOptions({ CHROMIUM_CDP_URL: inject("chromiumCdpUrl") })],
+        },
+      })),
       // Page requests need React Router's server build, which its plugin provides.
       tailwindcss(),
       reactRouter(),
@@ -28,6 +33,8 @@ export default defineConfig(async () => {
     test: {
       include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
+      // One Chromium for the run: the engine Worker's local browser (HTML to PDF).
+      globalSetup: ["./tests/setup/chromium.ts"],
       // One runner for all files. With a fresh runner per file, workerd (Nov 2026) drops the
       // pool's WebSocket with 1009 "Message is too large" once a third runner loads the app's
       // module graph, and every file after that fails. Tests make their own random data, so

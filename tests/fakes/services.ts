@@ -10,7 +10,13 @@ import type { KeyRecord, KeyStore } from "~workers/gateway/api-key-auth";
 import type { Refund, Standing, TakeResult } from "~workers/gateway/meter";
 import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { hmacUrlSigner } from "~workers/gateway/signed-url";
-import type { AccountMeter, HostedServices, Services, UsageSink } from "~workers/gateway/services";
+import {
+  rpcDocumentEngines,
+  type AccountMeter,
+  type HostedServices,
+  type Services,
+  type UsageSink,
+} from "~workers/gateway/services";
 import type { CallRecord } from "~workers/gateway/usage-recorder";
 import { d1Cities } from "~workers/hosted/location/cities";
 import { createFakeDohFetch, FAKE_DOH_ENDPOINT } from "~workers/providers/dns/fake";
@@ -106,6 +112,8 @@ export function testHostedServices(
     registry: fakeDomainRegistry(env.CACHE),
     // The recorded platforms (SOCIAL_PROVIDER=fake in the test environment), over the test's KV.
     social: socialMediaFor(readConfig(env), env.CACHE),
+    // The engine Worker itself, run by the tests as a second Worker (tests/setup/engine-worker.ts).
+    documents: rpcDocumentEngines(env.ENGINES),
   };
 }
 

@@ -46,6 +46,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
     registry: services.registry,
     rates: services.rates,
     social: services.social,
+    documents: services.documents,
     signUrl: async ({ path, params, expiresInSeconds }) => {
       const origin = options.origin ?? new URL(options.request.url).origin;
       const expiresAt = Math.floor(Date.now() / 1000) + expiresInSeconds;

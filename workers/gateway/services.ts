@@ -19,7 +19,13 @@
  * through `trackNetwork`, so the call counts (decision 013).
  */
 import type { Config } from "~workers/config";
-import type { DomainRegistry, ExchangeRates, MailResolver, SocialMedia } from "~workers/hosted/capabilities";
+import type {
+  DocumentEngines,
+  DomainRegistry,
+  ExchangeRates,
+  MailResolver,
+  SocialMedia,
+} from "~workers/hosted/capabilities";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
 import { mailResolverFor } from "~workers/providers/dns";
 import { ecbFeedFor } from "~workers/providers/ecb";
@@ -72,6 +78,11 @@ export interface HostedServices {
   registry: DomainRegistry;
   /** Posts on the social platforms (Social Media Videos Downloader), real or recorded, over KV. */
   social: SocialMedia;
+  /**
+   * The engine Worker (HTML to PDF, Image to Text, Resume Parser) over the ENGINES service
+   * binding's RPC; absent where the binding is, and those APIs answer 503 engine-unavailable.
+   */
+  documents?: DocumentEngines;
 }
 
 export interface Services extends HostedServices {
@@ -105,6 +116,21 @@ export function createServices(
     tunnels: hmacTunnelTokens(config.SESSION_SECRET),
     registry: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
     social: socialMediaFor(config, env.CACHE),
+    documents: env.ENGINES && rpcDocumentEngines(env.ENGINES),
+  };
+}
+
+/**
+ * The engine Worker's RPC stub as the capability its entrypoint implements: RPC answers come
+ * back as structured-clone copies of the same outcome types, and a function passed as an
+ * argument (the resource fetcher) runs here when the engine calls it.
+ */
+export function rpcDocumentEngines(binding: Env["ENGINES"]): DocumentEngines {
+  return {
+    htmlToPdf: (request, fetchResource) => binding.htmlToPdf(request, fetchResource),
+    imageToText: (request) => binding.imageToText(request),
+    parseResume: (request) => binding.parseResume(request),
+    pdfEngines: () => binding.pdfEngines(),
   };
 }
 

@@ -222,3 +222,188 @@ export interface SocialMedia {
    */
   mediaChunkBytes(url: string): number | null;
 }
+
+// ---- Documents (HTML to PDF, Image to Text, Resume Parser) ----
+//
+// These engines run in the engine Worker (workers/engines), reached over a service binding's
+// RPC: its methods take these requests and answer these outcomes. Expected failures are values,
+// never throws, because RPC carries a thrown error's message but not its class or fields.
+
+/** Why an engine refused or could not answer; the API answers each as the named problem. */
+export interface DocumentFailure {
+  ok: false;
+  problem:
+    | "invalid-input" /* 422: the input is read but unusable (a selector that never appears, an unknown language) */
+    | "unsupported-media-type" /* 415: the bytes are not a format this API reads */
+    | "unreadable-document" /* 422: malformed, truncated, encrypted, or bomb-like (`reason`) */
+    | "upstream-failed" /* 502: a URL the caller named could not be fetched */
+    | "engine-unavailable" /* 503: the engine asked for does not exist here */
+    | "engine-failed"; /* 502: the engine crashed or ran out of time on a valid input */
+  detail: string;
+  /** Extension members of the problem (`reason`, `engine`, …). */
+  extensions?: Record<string, string | number | boolean>;
+}
+
+/**
+ * How an engine fetches a URL (the page a PDF prints, its images and style sheets): the main
+ * Worker hands the engine this function over RPC, and it runs there, through the caller's SSRF
+ * guard (`ctx.fetchUrl`), so every byte an engine fetches is judged as a caller's URL is and the
+ * call counts as having reached out (decision 013). The engine Worker holds no network rules
+ * of its own. A refusal or failure is a value with a sentence for the caller.
+ */
+export type ResourceFetcher = (url: string, options: { maxBytes: number; accept?: string }) => Promise<FetchedResource>;
+
+export type FetchedResource =
+  { ok: true; bytes: Uint8Array; contentType: string; finalUrl: string } | { ok: false; detail: string };
+
+/** The PDF engines, as named in the `X-Engine` response header. */
+export const PDF_ENGINES = ["cloudflare-browser-rendering", "chromium", "pdfmake"] as const;
+export type PdfEngineName = (typeof PDF_ENGINES)[number];
+
+/** The paper sizes `format` names (Puppeteer's, Gotenberg's and Browser Rendering's alike). */
+export const PAPER_FORMATS = ["A3", "A4", "A5", "Letter", "Legal", "Tabloid"] as const;
+export type PaperFormat = (typeof PAPER_FORMATS)[number];
+
+/**
+ * One HTML-to-PDF job, already validated by the API (workers/hosted/html-to-pdf/schema.ts):
+ * lengths are CSS lengths with a unit (`"1cm"`, `"0.5in"`, `"20px"`), the paper is a format or
+ * both of width and height.
+ */
+export interface HtmlToPdfRequest {
+  /** `html` is printed as the page's document (relative URLs against `baseUrl`); `url` is fetched. */
+  source: { html: string; baseUrl?: string } | { url: string };
+  /** `auto` picks the best engine this environment has; a named one answers engine-unavailable if absent. */
+  engine: "auto" | "browser" | "embedded";
+  paper: { format: PaperFormat } | { width: string; height: string };
+  landscape: boolean;
+  margin: { top: string; right: string; bottom: string; left: string };
+  printBackground: boolean;
+  /** 0.1–2. */
+  scale: number;
+  /** `"1-3, 5"`, as Chromium reads it; absent for every page. */
+  pageRanges?: string;
+  /**
+   * Printed in each page's top and bottom margin. Elements with the classes `pageNumber`,
+   * `totalPages`, `date`, `title` and `url` are filled in, as Chromium does.
+   */
+  headerHtml?: string;
+  footerHtml?: string;
+  /** What to wait for before printing: a CSS selector to appear, or a delay (≤ 10 000 ms). */
+  waitFor?: { selector: string } | { ms: number };
+  emulateMedia: "print" | "screen";
+  /** The engine gives up (engine-failed) after this many milliseconds. */
+  timeoutMs: number;
+}
+
+export type HtmlToPdfOutcome =
+  { ok: true; pdf: Uint8Array; engine: PdfEngineName; pageCount: number } | DocumentFailure;
+
+/** The OCR languages, by Tesseract's code; each one's trained data ships in an npm package. */
+export const OCR_LANGUAGES = ["eng", "deu", "fra", "spa", "por", "ita"] as const;
+export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
+
+export interface OcrRequest {
+  /** The image file's bytes as uploaded or fetched (≤ 10 MB); the engine sniffs and decodes them. */
+  image: Uint8Array;
+  language: OcrLanguage;
+  /** Find the page's rotation (0, 90, 180, 270) and read it upright. */
+  detectOrientation: boolean;
+  /** Answer each line's words with their boxes. */
+  wordBoxes: boolean;
+  timeoutMs: number;
+}
+
+export interface OcrBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface OcrWord {
+  text: string;
+  /** 0–100, as OCR.space and Tesseract's own tools give it. */
+  confidence: number;
+  box: OcrBox;
+}
+
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  box: OcrBox;
+  /** Present when `wordBoxes` was asked. */
+  words?: OcrWord[];
+}
+
+export interface OcrResult {
+  text: string;
+  /** Mean word confidence, 0–100. */
+  confidence: number;
+  language: OcrLanguage;
+  /** Degrees the image was turned clockwise to read it (0 unless `detectOrientation`). */
+  orientation: 0 | 90 | 180 | 270;
+  width: number;
+  height: number;
+  lines: OcrLine[];
+  /** `tesseract-<version>`. */
+  engine: string;
+}
+
+export type OcrOutcome = { ok: true; result: OcrResult } | DocumentFailure;
+
+export interface ResumeRequest {
+  /** A PDF or DOCX file's bytes (≤ 10 MB), its type already sniffed by the API. */
+  document: Uint8Array;
+  format: "pdf" | "docx";
+  timeoutMs: number;
+}
+
+/** A résumé in the JSON Resume schema's shape (https://jsonresume.org/schema), dates as ISO partial dates. */
+export interface ParsedResume {
+  basics: {
+    name: string | null;
+    label: string | null;
+    email: string | null;
+    phone: string | null;
+    url: string | null;
+    location: { address: string | null; city: string | null; region: string | null; countryCode: string | null } | null;
+    profiles: { network: string; url: string; username: string | null }[];
+    summary: string | null;
+  };
+  work: {
+    name: string | null;
+    position: string | null;
+    location: string | null;
+    /** `2020`, `2020-03` or `2020-03-14`. */
+    startDate: string | null;
+    /** Null while current. */
+    endDate: string | null;
+    summary: string | null;
+    highlights: string[];
+  }[];
+  education: {
+    institution: string | null;
+    area: string | null;
+    studyType: string | null;
+    startDate: string | null;
+    endDate: string | null;
+    score: string | null;
+  }[];
+  skills: { name: string; keywords: string[] }[];
+  languages: { language: string; fluency: string | null }[];
+  certificates: { name: string; date: string | null; issuer: string | null }[];
+  /** The document's whole text, in reading order (column by column). */
+  text: string;
+  meta: { format: "pdf" | "docx"; pages: number; columns: number };
+}
+
+export type ResumeOutcome = { ok: true; resume: ParsedResume } | DocumentFailure;
+
+/** The engine Worker's RPC interface (workers/engines/index.ts implements it). */
+export interface DocumentEngines {
+  htmlToPdf(request: HtmlToPdfRequest, fetchResource: ResourceFetcher): Promise<HtmlToPdfOutcome>;
+  imageToText(request: OcrRequest): Promise<OcrOutcome>;
+  parseResume(request: ResumeRequest): Promise<ResumeOutcome>;
+  /** Which PDF engines this environment has, best first (the docs page and `engine: auto`). */
+  pdfEngines(): Promise<PdfEngineName[]>;
+}

@@ -9,7 +9,14 @@
 import type { z } from "zod";
 import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
-import type { DomainRegistry, ExchangeRates, MailResolver, PostRef, SocialMedia } from "./capabilities";
+import type {
+  DocumentEngines,
+  DomainRegistry,
+  ExchangeRates,
+  MailResolver,
+  PostRef,
+  SocialMedia,
+} from "./capabilities";
 import type { CityStore } from "./location/cities";
 import type { OwnShortLinks } from "./urlshortener/links";
 
@@ -68,6 +75,11 @@ export interface OperationContext {
   rates: ExchangeRates;
   /** Posts' media on the social platforms, read by one extractor each (youtube-instagram-video-downloader). */
   social: SocialMedia;
+  /**
+   * The document engines (HTML to PDF, Image to Text, Resume Parser) in the engine Worker;
+   * absent where its binding is, and the handler answers engine-unavailable.
+   */
+  documents?: DocumentEngines;
   /**
    * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
    * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make

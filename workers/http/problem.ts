@@ -280,6 +280,21 @@ export const PROBLEM_TYPES = {
     action:
       "Retry later. If it is a URL you gave, check it works from a browser. Quote the `requestId` if it persists.",
   },
+  "unsupported-media-type": {
+    status: 415,
+    title: "Unsupported file type",
+    description:
+      "The file's bytes are not in a format this API reads. The type is read from the bytes themselves, never from the file's name or the `Content-Type` it was sent with. `detail` names the formats the API takes.",
+    action: "Send a file in one of the formats `detail` names (convert it first if needed).",
+  },
+  "unreadable-document": {
+    status: 422,
+    title: "Document cannot be read",
+    description:
+      "The file is of a type this API reads, but its content cannot be used: it is damaged or cut short (`reason: malformed` or `truncated`), protected by a password (`encrypted`), or larger inside than its size suggests, such as a PDF with too many pages or an image whose header claims more pixels than any real one holds (`too-large`).",
+    action:
+      "Open the file in its own application to check it is whole, remove the password, or split it into smaller files, then send it again.",
+  },
   "engine-failed": {
     status: 502,
     title: "The engine failed",
