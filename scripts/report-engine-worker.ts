@@ -1,0 +1,49 @@
+/**
+ * Prints the engine Worker's size and startup, after `npm run build` has written it to
+ * dist/portico_engines (workers/engines; decision 055):
+ *
+ * - size: the modules wrangler uploads (JavaScript, WebAssembly, the OCR models), raw and gzip,
+ *   and the largest of them;
+ * - startup: the CPU its isolate spends evaluating the Worker's top level, from
+ *   `wrangler check startup` (a local workerd profile; Cloudflare's CPU differs, the proportions
+ *   hold). Each engine's own modules are imported on first use and are not in this figure: the
+ *   bench reports a first call per engine.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const DIR = "dist/portico_engines";
+const CONFIG = join(DIR, "wrangler.json");
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === ".vite" ? [] : filesUnder(path);
+    return [path];
+  });
+}
+
+const modules = filesUnder(DIR).filter((file) => /\.(m?js|wasm|bin)$/.test(file));
+if (modules.length === 0) throw new Error(`No engine Worker in ${DIR}: run the build first.`);
+const contents = modules.map((file) => readFileSync(file));
+const raw = contents.reduce((total, content) => total + content.length, 0);
+const gzip = gzipSync(Buffer.concat(contents)).length;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+const largest = modules
+  .map((file) => ({ file: file.slice(DIR.length + 1), size: statSync(file).size }))
+  .sort((a, b) => b.size - a.size)
+  .slice(0, 4)
+  .map(({ file, size }) => `${file} ${mib(size)}`)
+  .join(", ");
+console.log(`Engine Worker: ${mib(raw)} raw, ${mib(gzip)} gzip in ${modules.length} modules (largest: ${largest})`);
+
+const output = execFileSync(
+  join("node_modules", ".bin", "wrangler"),
+  ["check", "startup", `--args=-c ${CONFIG}`, "--outfile", join(DIR, "..", "engines-startup.cpuprofile")],
+  { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] },
+);
+const active = /Active: ([\d.]+) ms/.exec(output)?.[1];
+if (!active) throw new Error(`wrangler check startup printed no startup figure:\n${output}`);
+console.log(`Engine Worker startup: ${active} ms of CPU (wrangler check startup, this machine)`);
