@@ -1,12 +1,193 @@
 /**
  * The embedded PDF engine: HTML laid out by pdfmake inside the Worker, for where no browser
- * exists. Text, headings, lists, tables, images and colours; no flex or grid.
+ * exists. Text, headings, lists, tables, images (PNG, JPEG) and colours; no flex or grid, no
+ * style sheets, no script (document.ts says what a browser would do differently).
+ *
+ * pdfmake's browser build is used because its Node build reads fonts from the file system; its
+ * standard-font containers give pdfkit's Helvetica, Times and Courier metrics (Latin-1) without
+ * the 469 KB Roboto file system. pdfmake may fetch nothing itself: every image comes through
+ * the caller's guarded fetcher first (images.ts) and reaches pdfmake as a data URL.
+ *
+ * How each request field is honoured:
+ * - paper, landscape, margin: the page size and margins, CSS lengths as points;
+ * - scale: font sizes, spacing and image sizes (the page and its margins stay);
+ * - printBackground: background colours kept or dropped;
+ * - pageRanges: the whole document is laid out, then only those pages are kept in the page
+ *   tree (headers and footers keep the original numbers, as they were laid out first);
+ * - headerHtml/footerHtml: laid out per page in the top and bottom margins, with `pageNumber`,
+ *   `totalPages`, `date`, `title` and `url` filled in;
+ * - waitFor: no script runs, so a delay changes nothing and is not waited; a selector must
+ *   match the page as sent, or the answer is invalid-input (a browser would have timed out);
+ * - emulateMedia: ignored, as no style sheet is applied (only inline styles).
  */
-import type { HtmlToPdfOutcome, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
+import pdfMake from "pdfmake/build/pdfmake.min.js";
+import courier from "pdfmake/build/standard-fonts/Courier.js";
+import helvetica from "pdfmake/build/standard-fonts/Helvetica.js";
+import times from "pdfmake/build/standard-fonts/Times.js";
+import type { DocumentFailure, HtmlToPdfOutcome, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
+import { convertBody, convertFragment, fitContent, FONTS, parseFragment, prepareDocument, type Refusal } from "./document";
+import { resolveImages } from "./images";
+import { pageGeometry, selectPages } from "./layout";
 
-export async function printEmbedded(
-  _request: HtmlToPdfRequest,
-  _fetchResource: ResourceFetcher,
-): Promise<HtmlToPdfOutcome> {
-  return { ok: false, problem: "engine-unavailable", detail: "The embedded PDF engine is being built (issue #15)." };
+/** Bytes of the page a `{url}` names. */
+const PAGE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** pdfmake never fetches: a URL left in the document is an error, not a request. */
+pdfMake.setUrlAccessPolicy(() => false);
+pdfMake.addFontContainer(helvetica);
+pdfMake.addFontContainer(times);
+pdfMake.addFontContainer(courier);
+
+export async function printEmbedded(request: HtmlToPdfRequest, fetchResource: ResourceFetcher): Promise<HtmlToPdfOutcome> {
+  const deadline = Date.now() + request.timeoutMs;
+  const geometry = pageGeometry(request);
+  if (!geometry.ok) return invalid(geometry.detail);
+  const { width, height, margins } = geometry.geometry;
+  if (request.pageRanges !== undefined && selectPages(request.pageRanges, 1) === null) {
+    return invalid(`pageRanges "${request.pageRanges}" is not a list of pages and ranges such as "1-3, 5".`);
+  }
+
+  let html: string;
+  let baseUrl: string | undefined;
+  if ("url" in request.source) {
+    const page = await fetchResource(request.source.url, { maxBytes: PAGE_MAX_BYTES, accept: "text/html,application/xhtml+xml" });
+    if (!page.ok) return invalid(page.detail);
+    if (!/html|xml|text\/plain/i.test(page.contentType) && page.contentType !== "") {
+      return { ok: false, problem: "unsupported-media-type", detail: `${request.source.url} answered ${page.contentType}, not an HTML page.` };
+    }
+    html = new TextDecoder().decode(page.bytes);
+    baseUrl = page.finalUrl;
+  } else {
+    html = request.source.html;
+    baseUrl = request.source.baseUrl;
+  }
+
+  const prepared = prepareDocument(html, request.printBackground);
+  if (!prepared.ok) return refusal(prepared);
+  const { document, title } = prepared.prepared;
+  if (prepared.prepared.baseHref) {
+    try {
+      baseUrl = new URL(prepared.prepared.baseHref, baseUrl).href;
+    } catch {
+      // An unusable <base href> is ignored, as a browser ignores it.
+    }
+  }
+
+  if (request.waitFor && "selector" in request.waitFor) {
+    let found: boolean;
+    try {
+      found = document.querySelector(request.waitFor.selector) !== null;
+    } catch {
+      return invalid(`waitFor.selector "${request.waitFor.selector}" is not a CSS selector.`);
+    }
+    if (!found) {
+      return invalid(
+        `Nothing in the page matches waitFor.selector "${request.waitFor.selector}", and the embedded engine runs no script that could add it.`,
+      );
+    }
+  }
+
+  const converted = convertBody(document, request.printBackground);
+  const sources = new Map(Object.entries(converted.images));
+  const { images, skipped } = await resolveImages(sources, baseUrl, fetchResource, deadline);
+  if (skipped.length > 0) console.log(`embedded PDF: ${skipped.length} image(s) left out`, skipped);
+  const contentWidth = width - margins[0] - margins[2];
+  const content = fitContent(converted.content, { scale: request.scale, contentWidth, images });
+
+  const header = request.headerHtml ? marginTemplate(request.headerHtml, request, title, baseUrl, margins) : null;
+  if (header && !header.ok) return refusal(header);
+  const footer = request.footerHtml ? marginTemplate(request.footerHtml, request, title, baseUrl, margins) : null;
+  if (footer && !footer.ok) return refusal(footer);
+
+  if (Date.now() > deadline) return timedOut(request.timeoutMs);
+
+  const docDefinition = {
+    info: { title: title || undefined, producer: "Portico (pdfmake)", creator: "Portico" },
+    pageSize: { width, height },
+    pageMargins: margins,
+    content,
+    images: Object.fromEntries([...images.values()].map((image) => [image.key, image.dataUrl])),
+    defaultStyle: { font: FONTS.sans, fontSize: 12 * request.scale, lineHeight: 1.15 },
+    header: header?.render,
+    footer: footer?.render,
+  };
+
+  let pdf: Uint8Array;
+  let pageCount: number;
+  try {
+    const output = pdfMake.createPdf(docDefinition);
+    const kit = await output.getStream();
+    const pages = kit._root.data.Pages.data;
+    pageCount = pages.Kids.length;
+    if (request.pageRanges !== undefined) {
+      const keep = selectPages(request.pageRanges, pageCount) ?? [];
+      if (keep.length === 0) {
+        return invalid(`pageRanges "${request.pageRanges}" selects none of the document's ${pageCount} page(s).`);
+      }
+      // The dropped pages' objects are already written; out of the page tree, no reader shows them.
+      pages.Kids = keep.map((number) => pages.Kids[number - 1]);
+      pages.Count = keep.length;
+      pageCount = keep.length;
+    }
+    pdf = await output.getBuffer();
+  } catch (error) {
+    console.error("embedded PDF: pdfmake failed", error);
+    return {
+      ok: false,
+      problem: "engine-failed",
+      detail: `The embedded engine could not lay out this page (${error instanceof Error ? error.message : String(error)}).`,
+    };
+  }
+  if (Date.now() > deadline) return timedOut(request.timeoutMs);
+  return { ok: true, pdf, engine: "pdfmake", pageCount };
+}
+
+/**
+ * A header or footer template, parsed and bounded once and converted per page with the page's
+ * numbers filled in, in the page's side margins (pdfmake gives it the whole page width).
+ */
+function marginTemplate(
+  html: string,
+  request: HtmlToPdfRequest,
+  title: string,
+  url: string | undefined,
+  margins: [number, number, number, number],
+): { ok: true; render: (page: number, pages: number) => unknown } | Refusal {
+  const parsed = parseFragment(html, request.printBackground);
+  if (!parsed.ok) return parsed;
+  const document = parsed.document;
+  const fill = (name: string, text: string): void => {
+    for (const element of [...document.querySelectorAll(`.${name}`)]) element.textContent = text;
+  };
+  const date = new Date().toLocaleString("en-US", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" });
+  return {
+    ok: true,
+    render(page, pages) {
+      fill("pageNumber", String(page));
+      fill("totalPages", String(pages));
+      fill("date", date);
+      fill("title", title);
+      fill("url", url ?? "about:blank");
+      // Chromium prints templates at a small default size unless they set one.
+      const content = fitContent(convertFragment(document), { scale: 1, contentWidth: 0, images: new Map() });
+      return { stack: [content], fontSize: 9, margin: [margins[0], 8, margins[2], 8] };
+    },
+  };
+}
+
+function invalid(detail: string): DocumentFailure {
+  return { ok: false, problem: "invalid-input", detail };
+}
+
+function refusal(refused: Refusal): DocumentFailure {
+  return {
+    ok: false,
+    problem: refused.problem,
+    detail: refused.detail,
+    ...(refused.reason ? { extensions: { reason: refused.reason } } : {}),
+  };
+}
+
+function timedOut(timeoutMs: number): DocumentFailure {
+  return { ok: false, problem: "engine-failed", detail: `The embedded engine did not finish within ${timeoutMs} ms.` };
 }

@@ -1,0 +1,326 @@
+/**
+ * HTML as pdfmake content: linkedom parses it, we bound and clean the tree, html-to-pdfmake
+ * converts it, and we fit the result to the fonts and scale we have.
+ *
+ * What a browser would do and this does not: style sheets (<style>, <link>) and media queries
+ * are not applied, only inline `style` attributes and the elements' own meaning; no script
+ * runs; flex and grid lay out as plain blocks; a block's background colour shows behind its
+ * text runs only (table cells are filled whole).
+ */
+import htmlToPdfmake from "html-to-pdfmake";
+import { parseHTML } from "linkedom";
+
+export const DOCUMENT_LIMITS = {
+  /** Characters of HTML parsed at all. */
+  htmlChars: 2_000_000,
+  /** Elements and text nodes: pdfmake measures each, and html-to-pdfmake copies styles per node. */
+  nodes: 20_000,
+  /** Nesting depth: html-to-pdfmake recurses and re-reads every ancestor's style per node. */
+  depth: 150,
+  /** Characters of text: about 150 pages of A4. */
+  textChars: 600_000,
+  /**
+   * Characters of text in one block (a paragraph, a cell, a list item): pdfmake re-measures a
+   * block's remaining text on each page it breaks, so one long block costs time quadratically
+   * (550 000 characters in one <p> took 15 s; as 1 500 paragraphs, 2.5 s).
+   */
+  blockChars: 50_000,
+} as const;
+
+/** Elements whose content is not part of the printed page. */
+const DROPPED = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "LINK", "META", "IFRAME", "OBJECT", "EMBED", "HEAD", "TITLE", "BASE"]);
+
+/** Elements html-to-pdfmake lays out as blocks of their own (a stack, a cell, a list item). */
+const BLOCKS = new Set([
+  "P", "DIV", "LI", "TD", "TH", "H1", "H2", "H3", "H4", "H5", "H6", "PRE", "BLOCKQUOTE", "SECTION", "ARTICLE",
+  "HEADER", "FOOTER", "MAIN", "NAV", "ASIDE", "FIGURE", "FIGCAPTION", "DL", "DT", "DD", "ADDRESS", "TABLE", "UL", "OL",
+]);
+
+type ParsedDocument = ReturnType<typeof parseHTML>["document"];
+
+export interface PreparedDocument {
+  document: ParsedDocument;
+  title: string;
+  /** `<base href>`, when the page names one. */
+  baseHref: string | undefined;
+}
+
+export type Refusal = { ok: false; problem: "invalid-input" | "unreadable-document"; detail: string; reason?: "too-large" };
+
+/**
+ * Parses and bounds the page: counts nodes, depth and text before anything is converted,
+ * drops what is not printed, and makes backgrounds follow `printBackground`.
+ */
+export function prepareDocument(html: string, printBackground: boolean): { ok: true; prepared: PreparedDocument } | Refusal {
+  if (html.length > DOCUMENT_LIMITS.htmlChars) {
+    return tooLarge(`The HTML is ${html.length} characters; the embedded engine lays out at most ${DOCUMENT_LIMITS.htmlChars}.`);
+  }
+  const { document } = parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const title = document.querySelector("title")?.textContent?.trim() ?? "";
+  const baseHref = document.querySelector("base[href]")?.getAttribute("href") ?? undefined;
+  const body = document.body;
+  if (!body) return { ok: false, problem: "invalid-input", detail: "The HTML has no body to print." };
+
+  let nodes = 0;
+  let textChars = 0;
+  const drop: Element[] = [];
+  // Depth-first, iteratively: a deeply nested page must not overflow our own stack either.
+  const stack: { node: Node; depth: number; block: Node }[] = [{ node: body, depth: 0, block: body }];
+  const blockChars = new Map<Node, number>();
+  while (stack.length > 0) {
+    const { node, depth, block } = stack.pop()!;
+    if (++nodes > DOCUMENT_LIMITS.nodes) {
+      return tooLarge(`The page has more than ${DOCUMENT_LIMITS.nodes} elements and text runs; the embedded engine lays out at most that many.`);
+    }
+    if (depth > DOCUMENT_LIMITS.depth) {
+      return tooLarge(`The page nests elements more than ${DOCUMENT_LIMITS.depth} deep; the embedded engine lays out at most that depth.`);
+    }
+    if (node.nodeType === 3) {
+      const length = node.textContent?.length ?? 0;
+      textChars += length;
+      if (textChars > DOCUMENT_LIMITS.textChars) {
+        return tooLarge(`The page holds more than ${DOCUMENT_LIMITS.textChars} characters of text; the embedded engine lays out at most that many.`);
+      }
+      const inBlock = (blockChars.get(block) ?? 0) + length;
+      blockChars.set(block, inBlock);
+      if (inBlock > DOCUMENT_LIMITS.blockChars) {
+        return tooLarge(
+          `One paragraph or block of the page holds more than ${DOCUMENT_LIMITS.blockChars} characters; the embedded engine lays out at most that many per block (split it into paragraphs).`,
+        );
+      }
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const element = node as Element;
+    if (DROPPED.has(element.nodeName.toUpperCase())) {
+      drop.push(element);
+      continue;
+    }
+    if (element.nodeName.toUpperCase() === "SVG") {
+      // pdfmake draws inline SVG itself, but an <image> or <use> in it would make pdfkit read a
+      // file by name: only the shapes are kept.
+      for (const reference of [...element.querySelectorAll("image, use, foreignObject")]) reference.remove();
+    }
+    if (element.nodeName.toUpperCase() === "TABLE") {
+      const table = normaliseTable(element);
+      if (table === "too-large") {
+        return tooLarge(`A table has more than ${DOCUMENT_LIMITS.nodes} cells once its rows are filled out; the embedded engine lays out at most that many.`);
+      }
+      if (table === "empty") {
+        drop.push(element);
+        continue;
+      }
+    }
+    const style = element.getAttribute("style");
+    if (style) element.setAttribute("style", cleanStyle(style, printBackground));
+    if (!printBackground) element.removeAttribute("bgcolor");
+    const childBlock = BLOCKS.has(element.nodeName.toUpperCase()) ? element : block;
+    for (let child = element.lastChild; child; child = child.previousSibling) stack.push({ node: child, depth: depth + 1, block: childBlock });
+  }
+  for (const element of drop) element.remove();
+  return { ok: true, prepared: { document, title, baseHref } };
+}
+
+/**
+ * Gives a table the shape pdfmake needs, as a browser's parser would: rows directly in the
+ * table go into a <tbody> (linkedom does not add the implied one, and html-to-pdfmake reads rows
+ * only inside sections), and every row gets as many cells as the widest, counting colspan and
+ * rowspan (pdfmake fails on ragged rows). A table without a cell is to be dropped, and one
+ * whose filled-out grid would exceed the node limit refused, before a cell is added.
+ */
+export function normaliseTable(table: Element): "ok" | "empty" | "too-large" {
+  const document = table.ownerDocument;
+  let looseBody: Element | null = null;
+  for (const child of [...table.childNodes]) {
+    const name = child.nodeName.toUpperCase();
+    if (name === "TR") {
+      if (!looseBody) {
+        looseBody = document.createElement("tbody");
+        table.insertBefore(looseBody, child);
+      }
+      looseBody.appendChild(child);
+    } else if (name === "THEAD" || name === "TBODY" || name === "TFOOT") {
+      looseBody = null;
+    } else if (name === "CAPTION" || (child.nodeType === 1 && name !== "COLGROUP" && name !== "COL")) {
+      // A caption or stray element inside a table: html-to-pdfmake would read it as a row.
+      child.remove();
+    }
+  }
+  const rows = [...table.children].filter((section) => /^(THEAD|TBODY|TFOOT)$/i.test(section.nodeName)).flatMap((section) =>
+    [...section.children].filter((row) => row.nodeName.toUpperCase() === "TR"),
+  );
+  // Columns each row covers, with cells spanning down from the rows above.
+  const covered: number[] = rows.map(() => 0);
+  rows.forEach((row, index) => {
+    for (const cell of [...row.children]) {
+      if (!/^T[DH]$/i.test(cell.nodeName)) {
+        cell.remove();
+        continue;
+      }
+      const colspan = Math.max(1, Math.min(MAX_COLUMNS, Number.parseInt(cell.getAttribute("colspan") ?? "1", 10) || 1));
+      const rowspan = Math.max(1, Math.min(rows.length - index, Number.parseInt(cell.getAttribute("rowspan") ?? "1", 10) || 1));
+      if (cell.hasAttribute("colspan")) cell.setAttribute("colspan", String(colspan));
+      if (cell.hasAttribute("rowspan")) cell.setAttribute("rowspan", String(rowspan));
+      for (let spanned = 0; spanned < rowspan; spanned++) covered[index + spanned]! += colspan;
+    }
+  });
+  const columns = covered.reduce((widest, count) => Math.max(widest, count), 0);
+  if (columns === 0) return "empty";
+  if (columns * rows.length > DOCUMENT_LIMITS.nodes) return "too-large";
+  rows.forEach((row, index) => {
+    for (let missing = columns - covered[index]!; missing > 0; missing--) row.appendChild(document.createElement("td"));
+  });
+  return "ok";
+}
+
+/** Wider than any printable table; a larger colspan is read as this. */
+const MAX_COLUMNS = 200;
+
+/**
+ * An inline style html-to-pdfmake can pass to pdfmake safely. It reads `background` as a colour
+ * and `font-family` as a registered font, and hands unknown properties to pdfmake as they are:
+ * `background: url(…)` would reach pdfkit as a colour. Backgrounds become `background-color`
+ * when they are one colour (and go when `printBackground` is false).
+ */
+export function cleanStyle(style: string, printBackground: boolean): string {
+  const kept: string[] = [];
+  for (const declaration of style.split(";")) {
+    const colon = declaration.indexOf(":");
+    if (colon < 0) continue;
+    const property = declaration.slice(0, colon).trim().toLowerCase();
+    const value = declaration.slice(colon + 1).replace(/!important/i, "").trim();
+    if (!value) continue;
+    if (property === "background" || property === "background-color") {
+      if (printBackground && isPlainColour(value)) kept.push(`background-color:${value}`);
+      continue;
+    }
+    if (property.startsWith("background")) continue;
+    if ((property === "color" || property.endsWith("-color") || property.startsWith("border")) && /var\(|url\(|gradient/i.test(value)) continue;
+    // Only absolute and font-relative lengths reach pdfmake as numbers; vw/vh/%/calc() would not.
+    if (/calc\(|var\(|\d(vw|vh|vmin|vmax|ch|ex)\b/i.test(value)) continue;
+    kept.push(`${property}:${value}`);
+  }
+  return kept.join(";");
+}
+
+function isPlainColour(value: string): boolean {
+  return /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([^()]*\)|[a-z]+)$/i.test(value) && !/^(transparent|none|inherit|initial|unset|currentcolor)$/i.test(value);
+}
+
+/** The fonts the engine has: pdfkit's standard 14, as Helvetica, Times and Courier. */
+export const FONTS = { sans: "Helvetica", serif: "Times", mono: "Courier" } as const;
+
+/** html-to-pdfmake's idea of a CSS font family ("TimesNewRoman", "Monospace") as one of ours. */
+export function fontFor(family: string): string {
+  const name = family.toLowerCase();
+  if (/mono|courier|consol|menlo|code|typewriter/.test(name)) return FONTS.mono;
+  if (/^serif$|times|georgia|garamond|roman|cambria|palatino|book/.test(name)) return FONTS.serif;
+  return FONTS.sans;
+}
+
+/**
+ * Browser-like defaults where html-to-pdfmake's differ: a header cell is bold but not shaded,
+ * code is monospace, headings follow Chromium's sizes (2em, 1.5em, 1.17em, 1em, .83em, .67em
+ * of 12pt).
+ */
+const DEFAULT_STYLES = {
+  th: { bold: true, fillColor: "" },
+  h1: { fontSize: 24, bold: true, marginBottom: 8 },
+  h2: { fontSize: 18, bold: true, marginBottom: 6 },
+  h3: { fontSize: 14, bold: true, marginBottom: 5 },
+  h4: { fontSize: 12, bold: true, marginBottom: 5 },
+  h5: { fontSize: 10, bold: true, marginBottom: 4 },
+  h6: { fontSize: 8, bold: true, marginBottom: 4 },
+  pre: { font: FONTS.mono },
+  code: { font: FONTS.mono },
+  kbd: { font: FONTS.mono },
+  samp: { font: FONTS.mono },
+  tt: { font: FONTS.mono },
+};
+
+/** html-to-pdfmake reads the tree we already parsed and bounded, through a DOMParser that hands it over. */
+function windowFor(document: ParsedDocument) {
+  return {
+    DOMParser: class {
+      parseFromString(): ParsedDocument {
+        return document;
+      }
+    },
+  };
+}
+
+/** The body as pdfmake content, with its images as references to resolve. */
+export function convertBody(document: ParsedDocument, printBackground: boolean): { content: unknown; images: Record<string, string> } {
+  return htmlToPdfmake("", {
+    window: windowFor(document),
+    imagesByReference: true,
+    defaultStyles: DEFAULT_STYLES,
+    ignoreStyles: printBackground ? [] : ["background-color", "background"],
+    removeExtraBlanks: true,
+  });
+}
+
+/** A header or footer template as pdfmake content (no images: they would need fetching per page). */
+export function convertFragment(document: ParsedDocument): unknown {
+  for (const image of [...document.querySelectorAll("img")]) image.remove();
+  const converted = htmlToPdfmake("", { window: windowFor(document), defaultStyles: DEFAULT_STYLES, removeExtraBlanks: true });
+  return converted;
+}
+
+/** A fragment of HTML (a header template) parsed on its own. */
+export function parseFragment(html: string, printBackground: boolean): { ok: true; document: ParsedDocument } | Refusal {
+  const prepared = prepareDocument(html, printBackground);
+  return prepared.ok ? { ok: true, document: prepared.prepared.document } : prepared;
+}
+
+/**
+ * Fits converted content to the engine, in place: each `font` becomes one we have, and `scale`
+ * multiplies font sizes, spacing and image sizes as Chromium's scale does. Images keyed in
+ * `images` get their CSS size (96 px to the inch, no wider than the column) unless the page set
+ * one; images not in it were left out and become empty text.
+ */
+export function fitContent(
+  content: unknown,
+  options: { scale: number; contentWidth: number; images: Map<string, { key: string; width: number; height: number }> },
+): unknown {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) node[index] = visit(node[index]);
+      return node;
+    }
+    if (!node || typeof node !== "object") return node;
+    const record = node as Record<string, unknown>;
+    if (typeof record.image === "string") {
+      const image = options.images.get(record.image);
+      if (!image) return { text: "" };
+      record.image = image.key;
+      if (record.width === undefined && record.height === undefined && record.fit === undefined) {
+        record.width = image.width * 0.75 * options.scale;
+      } else {
+        scaleKey(record, "width", options.scale);
+        scaleKey(record, "height", options.scale);
+      }
+      record.maxWidth = options.contentWidth;
+    }
+    if (typeof record.font === "string") record.font = fontFor(record.font);
+    scaleKey(record, "fontSize", options.scale);
+    for (const key of ["margin", "marginLeft", "marginTop", "marginRight", "marginBottom", "leadingIndent"]) {
+      scaleKey(record, key, options.scale);
+    }
+    for (const key of ["text", "stack", "ul", "ol", "columns", "table", "body"]) {
+      if (key in record) record[key] = visit(record[key]);
+    }
+    return record;
+  };
+  return visit(content);
+}
+
+function scaleKey(record: Record<string, unknown>, key: string, scale: number): void {
+  const value = record[key];
+  if (typeof value === "number") record[key] = value * scale;
+  else if (Array.isArray(value) && value.every((item) => typeof item === "number")) record[key] = value.map((item: number) => item * scale);
+}
+
+function tooLarge(detail: string): Refusal {
+  return { ok: false, problem: "unreadable-document", detail, reason: "too-large" };
+}

@@ -1,0 +1,250 @@
+/**
+ * The embedded PDF engine, printing real HTML into a PDF read back with pdf.js (tests/pdf-inspect.ts):
+ * text, page sizes, headers and footers, images fetched through the fake guarded fetcher.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { FetchedResource, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
+import { makeJpeg, makePng, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
+import { inspectPdf, PAPER_POINTS } from "../../../../tests/pdf-inspect";
+import { printEmbedded } from ".";
+
+function request(html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest {
+  return {
+    source: { html },
+    engine: "embedded",
+    paper: { format: "A4" },
+    landscape: false,
+    margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
+    printBackground: true,
+    scale: 1,
+    emulateMedia: "print",
+    timeoutMs: 20_000,
+    ...overrides,
+  };
+}
+
+/** A fetcher serving fixed URLs and refusing the rest as the guard would; it records each URL asked. */
+function fakeFetcher(routes: Record<string, { bytes: Uint8Array; contentType: string }>) {
+  const asked: string[] = [];
+  const fetcher: ResourceFetcher = async (url, options): Promise<FetchedResource> => {
+    asked.push(url);
+    const route = routes[url];
+    if (!route) return { ok: false, detail: `${url} is not allowed: it resolves to a private address.` };
+    if (route.bytes.length > options.maxBytes) return { ok: false, detail: `${url} is larger than ${options.maxBytes} bytes.` };
+    return { ok: true, bytes: route.bytes, contentType: route.contentType, finalUrl: url };
+  };
+  return { fetcher, asked };
+}
+
+const noNetwork = fakeFetcher({}).fetcher;
+
+async function printed(html: string, overrides: Partial<HtmlToPdfRequest> = {}, fetcher = noNetwork) {
+  const outcome = await printEmbedded(request(html, overrides), fetcher);
+  if (!outcome.ok) throw new Error(`expected a PDF, got ${outcome.problem}: ${outcome.detail}`);
+  expect(outcome.engine).toBe("pdfmake");
+  const pdf = await inspectPdf(outcome.pdf);
+  expect(outcome.pageCount).toBe(pdf.pageCount);
+  return { outcome, pdf };
+}
+
+/**
+ * The pixel sizes of the colour images the file holds, sorted (pdfkit writes image dictionaries
+ * uncompressed; a PNG's alpha channel is a second, grey image, its soft mask, left out here).
+ */
+function imageSizes(pdf: Uint8Array): string[] {
+  const text = new TextDecoder("latin1").decode(pdf);
+  const sizes: string[] = [];
+  for (const [dictionary] of text.matchAll(/<<[^<>]*\/Subtype \/Image[^<>]*>>/g)) {
+    if (dictionary.includes("/DeviceGray")) continue;
+    sizes.push(`${/\/Width (\d+)/.exec(dictionary)?.[1]}x${/\/Height (\d+)/.exec(dictionary)?.[1]}`);
+  }
+  return sizes.sort();
+}
+
+const paragraphs = (count: number) =>
+  Array.from({ length: count }, (_, i) => `<p>Paragraph ${i + 1} of a long report, long enough to wrap over a line or two of the page.</p>`).join("");
+
+describe("printEmbedded", () => {
+  it("prints headings, paragraphs, lists and tables as text on an A4 page", async () => {
+    const { pdf } = await printed(`
+      <h1>Quarterly report</h1>
+      <p>Revenue grew <b>twelve</b> percent and <i>costs</i> fell.</p>
+      <ul><li>First point</li><li>Second point</li></ul>
+      <ol><li>Step one</li><li>Step two</li></ol>
+      <table><thead><tr><th>Region</th><th>Sales</th></tr></thead>
+      <tbody><tr><td>North</td><td>1200</td></tr><tr><td>South</td><td>950</td></tr></tbody></table>`);
+    expect(pdf.pageCount).toBe(1);
+    expect(pdf.pages[0]).toMatchObject({ orientation: "portrait" });
+    expect(pdf.pages[0]!.width).toBeCloseTo(PAPER_POINTS.A4.width, 0);
+    expect(pdf.pages[0]!.height).toBeCloseTo(PAPER_POINTS.A4.height, 0);
+    for (const text of ["Quarterly report", "Revenue grew twelve percent and costs fell.", "First point", "Second point", "Step two", "Region", "Sales", "North", "1200", "South", "950"]) {
+      expect(pdf.text).toContain(text);
+    }
+  });
+
+  it("prints tables as a browser parses them: rows without <tbody>, ragged rows, spans, captions, empty tables", async () => {
+    const { pdf } = await printed(`
+      <table><caption>Ignored caption</caption><tr><th colspan="2">Wide header</th><th>Third</th></tr>
+        <tr><td rowspan="2">Tall</td><td>b1</td></tr><tr><td>b2</td><td>c2</td><td>extra</td></tr></table>
+      <table></table><table><tr></tr></table>
+      <table><tbody><tr><td>Nested <table><tr><td>inner</td></tr></table></td></tr></tbody></table>`);
+    for (const text of ["Wide header", "Third", "Tall", "b1", "b2", "c2", "extra", "Nested", "inner"]) expect(pdf.text).toContain(text);
+  });
+
+  it("leaves out scripts, styles and hidden elements", async () => {
+    const { pdf } = await printed(`<html><head><title>T</title><style>p { color: red }</style></head>
+      <body><script>document.write("injected")</script><p>Visible</p><p style="display:none">Hidden</p><noscript>No script</noscript></body></html>`);
+    expect(pdf.text).toContain("Visible");
+    for (const text of ["injected", "color", "Hidden", "No script"]) expect(pdf.text).not.toContain(text);
+  });
+
+  it("survives colours in every CSS notation, with and without backgrounds", async () => {
+    const html = `<p style="color: rgb(200, 10, 10); background: #eee">rgb on grey</p>
+      <p style="color: hsl(120, 50%, 40%); background: url(https://example.com/x.png) no-repeat">hsl</p>
+      <p style="color: var(--brand); background-color: rebeccapurple">var</p>
+      <p style="color: #0a0b0c80; background: linear-gradient(red, blue)">hex alpha</p>
+      <table><tr><td style="background-color: yellow">cell</td><td bgcolor="#ff0000">red cell</td></tr></table>
+      <p style="font-family: 'Times New Roman', serif">serif</p><pre>mono</pre><p style="font-family: Comic Sans MS">unknown font</p>`;
+    for (const printBackground of [true, false]) {
+      const { pdf } = await printed(html, { printBackground });
+      for (const text of ["rgb on grey", "hsl", "var", "hex alpha", "cell", "red cell", "serif", "mono", "unknown font"]) expect(pdf.text).toContain(text);
+    }
+  });
+
+  it("honours paper formats, custom sizes and landscape", async () => {
+    for (const format of ["A3", "A5", "Letter", "Legal", "Tabloid"] as const) {
+      const { pdf } = await printed("<p>Size</p>", { paper: { format } });
+      expect(pdf.pages[0]!.width).toBeCloseTo(PAPER_POINTS[format].width, 0);
+      expect(pdf.pages[0]!.height).toBeCloseTo(PAPER_POINTS[format].height, 0);
+    }
+    const landscape = await printed("<p>Wide</p>", { paper: { format: "Letter" }, landscape: true });
+    expect(landscape.pdf.pages[0]).toMatchObject({ width: 792, height: 612, orientation: "landscape" });
+    const custom = await printed("<p>Custom</p>", { paper: { width: "4in", height: "150mm" } });
+    expect(custom.pdf.pages[0]!.width).toBeCloseTo(288, 1);
+    expect(custom.pdf.pages[0]!.height).toBeCloseTo(425.2, 1);
+  });
+
+  it("flows long content over several pages and numbers them in the header and footer", async () => {
+    const { pdf, outcome } = await printed(paragraphs(60), {
+      headerHtml: '<div style="font-size:10px"><span class="title"></span></div>',
+      footerHtml: '<div>Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+      source: { html: `<html><head><title>Annual review</title></head><body>${paragraphs(60)}</body></html>` },
+    });
+    expect(outcome.pageCount).toBeGreaterThanOrEqual(2);
+    const total = pdf.pageCount;
+    pdf.pages.forEach((page, index) => {
+      expect(page.text).toContain(`Page ${index + 1} of ${total}`);
+      expect(page.text).toContain("Annual review");
+    });
+    expect(pdf.text).toContain("Paragraph 1 of");
+    expect(pdf.text).toContain("Paragraph 60 of");
+  });
+
+  it("keeps only the pages pageRanges names", async () => {
+    const whole = await printed(paragraphs(80));
+    expect(whole.pdf.pageCount).toBeGreaterThanOrEqual(3);
+    const { pdf, outcome } = await printed(paragraphs(80), {
+      pageRanges: "2-3",
+      footerHtml: 'Page <span class="pageNumber"></span>',
+    });
+    expect(outcome.pageCount).toBe(2);
+    expect(pdf.pages[0]!.text).toContain("Page 2");
+    expect(pdf.pages[1]!.text).toContain("Page 3");
+    expect(pdf.text).not.toContain("Paragraph 1 of");
+  });
+
+  it("refuses pageRanges that are not ranges or select no page", async () => {
+    const bad = await printEmbedded(request("<p>x</p>", { pageRanges: "two" }), noNetwork);
+    expect(bad).toMatchObject({ ok: false, problem: "invalid-input" });
+    const none = await printEmbedded(request("<p>x</p>", { pageRanges: "5-9" }), noNetwork);
+    expect(none).toMatchObject({ ok: false, problem: "invalid-input", detail: expect.stringContaining("1 page") });
+  });
+
+  it("scales the type: a scaled page takes more pages", async () => {
+    const normal = await printed(paragraphs(40));
+    const scaled = await printed(paragraphs(40), { scale: 2 });
+    expect(scaled.pdf.pageCount).toBeGreaterThan(normal.pdf.pageCount);
+  });
+
+  it("embeds images fetched through the guarded fetcher and data: URLs, and leaves out refused ones", async () => {
+    const png = makePng(40, 30, () => RED);
+    const jpeg = makeJpeg(20, 20, () => RED);
+    const { fetcher, asked } = fakeFetcher({
+      "https://images.example/logo.png": { bytes: png, contentType: "image/png" },
+      "https://images.example/photo.jpg": { bytes: jpeg, contentType: "image/jpeg" },
+    });
+    const html = `<p>Before</p><img src="/logo.png"><img src="https://images.example/photo.jpg" width="100">
+       <img src="${toDataUrl(solid(8, 8, RED))}"><img src="http://10.0.0.1/secret.png"><img src="https://images.example/logo.png"><p>After</p>`;
+    const result = await printed(html, { source: { html, baseUrl: "https://images.example/page/" } }, fetcher);
+    expect(result.pdf.text).toContain("Before");
+    expect(result.pdf.text).toContain("After");
+    // logo.png (named twice, fetched once), photo.jpg and the data: URL; the private one is left out.
+    expect(imageSizes(result.outcome.ok ? result.outcome.pdf : new Uint8Array())).toEqual(["20x20", "40x30", "8x8"]);
+    expect(asked.filter((url) => url === "https://images.example/logo.png")).toHaveLength(1);
+    expect(asked).toContain("http://10.0.0.1/secret.png");
+  });
+
+  it("leaves out a PNG whose header claims a huge canvas, before pdfkit inflates it", async () => {
+    const png = makePng(4, 4, () => RED);
+    const bomb = new Uint8Array(png);
+    new DataView(bomb.buffer).setUint32(16, 100_000);
+    new DataView(bomb.buffer).setUint32(20, 100_000);
+    const { outcome, pdf } = await printed(`<p>Text stays</p><img src="${toDataUrl(bomb)}">`);
+    expect(pdf.text).toContain("Text stays");
+    expect(imageSizes(outcome.ok ? outcome.pdf : new Uint8Array())).toEqual([]);
+  });
+
+  it("prints a page fetched from {url} through the fetcher, and answers its refusal as invalid-input", async () => {
+    const page = new TextEncoder().encode("<html><body><h2>Fetched page</h2></body></html>");
+    const { fetcher } = fakeFetcher({ "https://site.example/": { bytes: page, contentType: "text/html; charset=utf-8" } });
+    const { pdf } = await printed("", { source: { url: "https://site.example/" } }, fetcher);
+    expect(pdf.text).toContain("Fetched page");
+    const refused = await printEmbedded(request("", { source: { url: "http://127.0.0.1/" } }), fetcher);
+    expect(refused).toMatchObject({ ok: false, problem: "invalid-input", detail: expect.stringContaining("private address") });
+  });
+
+  it("needs waitFor's selector in the page as sent, and ignores a delay", async () => {
+    await printed('<p id="ready">Ready</p>', { waitFor: { selector: "#ready" } });
+    await printed("<p>Delay</p>", { waitFor: { ms: 5000 } });
+    const missing = await printEmbedded(request("<p>x</p>", { waitFor: { selector: "#later" } }), noNetwork);
+    expect(missing).toMatchObject({ ok: false, problem: "invalid-input", detail: expect.stringContaining("#later") });
+    const broken = await printEmbedded(request("<p>x</p>", { waitFor: { selector: "p[" } }), noNetwork);
+    expect(broken).toMatchObject({ ok: false, problem: "invalid-input" });
+  });
+
+  it("refuses unusable page geometry", async () => {
+    expect(await printEmbedded(request("<p>x</p>", { paper: { width: "50%", height: "10in" } }), noNetwork)).toMatchObject({ ok: false, problem: "invalid-input" });
+    expect(await printEmbedded(request("<p>x</p>", { margin: { top: "5in", right: "0", bottom: "7in", left: "0" } }), noNetwork)).toMatchObject({ ok: false, problem: "invalid-input" });
+  });
+
+  it("refuses pages too large to lay out within the isolate's memory, before converting them", async () => {
+    const rows = Array.from({ length: 8000 }, (_, i) => `<tr><td>${i}</td><td>x</td></tr>`).join("");
+    const table = await printEmbedded(request(`<table><tbody>${rows}</tbody></table>`), noNetwork);
+    expect(table).toMatchObject({ ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } });
+    const nested = await printEmbedded(request("<div>".repeat(5000) + "deep" + "</div>".repeat(5000)), noNetwork);
+    expect(nested).toMatchObject({ ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } });
+    const text = await printEmbedded(request(`<p>${"word ".repeat(9_000)}</p>`.repeat(14)), noNetwork);
+    expect(text).toMatchObject({ ok: false, problem: "unreadable-document", detail: expect.stringContaining("characters of text") });
+    // One long block costs pdfmake time quadratically: it is bounded on its own.
+    const block = await printEmbedded(request(`<p>${"word ".repeat(11_000)}</p>`), noNetwork);
+    expect(block).toMatchObject({ ok: false, problem: "unreadable-document", detail: expect.stringContaining("per block") });
+  });
+});
+
+describe("the embedded engine in the engine Worker", () => {
+  it("answers engine: embedded over RPC with a pdfmake PDF, fetching images through the caller's function", async () => {
+    const { fetcher, asked } = fakeFetcher({ "https://images.example/a.jpg": { bytes: makeJpeg(16, 12, () => RED), contentType: "image/jpeg" } });
+    const outcome = await env.ENGINES.htmlToPdf(
+      request('<h1>Over RPC</h1><img src="https://images.example/a.jpg">', { paper: { format: "Letter" }, landscape: true }),
+      fetcher,
+    );
+    if (!outcome.ok) throw new Error(`${outcome.problem}: ${outcome.detail}`);
+    expect(outcome).toMatchObject({ engine: "pdfmake", pageCount: 1 });
+    const pdf = await inspectPdf(outcome.pdf);
+    expect(pdf.text).toContain("Over RPC");
+    expect(pdf.pages[0]).toMatchObject({ width: 792, height: 612 });
+    expect(imageSizes(outcome.pdf)).toEqual(["16x12"]);
+    expect(asked).toEqual(["https://images.example/a.jpg"]);
+  });
+});
