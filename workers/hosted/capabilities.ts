@@ -288,8 +288,11 @@ export interface HtmlToPdfRequest {
    */
   headerHtml?: string;
   footerHtml?: string;
-  /** What to wait for before printing: a CSS selector to appear, or a delay (≤ 10 000 ms). */
-  waitFor?: { selector: string } | { ms: number };
+  /**
+   * What to wait for before printing: a CSS selector to appear (for at most `timeoutMs`,
+   * ≤ 10 000, 10 000 unless given; not appearing is invalid-input), or a delay (≤ 10 000 ms).
+   */
+  waitFor?: { selector: string; timeoutMs?: number } | { ms: number };
   emulateMedia: "print" | "screen";
   /** The engine gives up (engine-failed) after this many milliseconds. */
   timeoutMs: number;

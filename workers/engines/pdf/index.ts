@@ -1,6 +1,13 @@
 /**
  * HTML to PDF: picks the engine (Browser Rendering, a local Chromium, or the embedded pdfmake
- * engine) and prints the request with it.
+ * engine) and prints the request with it (decision 056).
+ *
+ * Which engines exist is configuration: the BROWSER binding (production), CHROMIUM_CDP_URL
+ * (`npm run dev` and the tests, when the machine has Chromium), and PDF_ENGINE, an operator's
+ * switch to one kind. `engine: auto` takes the first; a named kind that is absent is a 503, so
+ * a caller who needs full CSS never silently gets the embedded engine's simpler layout. Under
+ * `auto`, a browser that cannot be had just now (Browser Rendering's session limits) gives way
+ * to the embedded engine, and `X-Engine` says so.
  */
 import type { HtmlToPdfOutcome, HtmlToPdfRequest, PdfEngineName, ResourceFetcher } from "~workers/hosted/capabilities";
 import type { EnginesConfig, EnginesEnv } from "../config";
@@ -16,11 +23,53 @@ export function availablePdfEngines(env: EnginesEnv, config: EnginesConfig): Pdf
   return engines;
 }
 
+/** The engine a request's `engine` names, among those available; undefined when absent. */
+export function chooseEngine(
+  wanted: HtmlToPdfRequest["engine"],
+  available: readonly PdfEngineName[],
+): PdfEngineName | undefined {
+  if (wanted === "auto") return available[0];
+  if (wanted === "embedded") return available.find((engine) => engine === "pdfmake");
+  return available.find((engine) => engine !== "pdfmake");
+}
+
 export async function htmlToPdf(
-  _request: HtmlToPdfRequest,
-  _fetchResource: ResourceFetcher,
-  _env: EnginesEnv,
-  _config: EnginesConfig,
+  request: HtmlToPdfRequest,
+  fetchResource: ResourceFetcher,
+  env: EnginesEnv,
+  config: EnginesConfig,
 ): Promise<HtmlToPdfOutcome> {
-  return { ok: false, problem: "engine-unavailable", detail: "HTML to PDF is being built (issue #15)." };
+  const available = availablePdfEngines(env, config);
+  const engine = chooseEngine(request.engine, available);
+  if (!engine) {
+    return {
+      ok: false,
+      problem: "engine-unavailable",
+      detail:
+        `No ${request.engine} PDF engine runs in this environment` +
+        (available.length ? `; it has ${available.join(" and ")} (engine: auto picks the first).` : "."),
+      extensions: { engine: request.engine, available: available.join(",") },
+    };
+  }
+  if (engine === "pdfmake") return printEmbedded(request, fetchResource);
+
+  const { printWithBrowser } = await import("./browser");
+  const binding =
+    engine === "cloudflare-browser-rendering" && env.BROWSER
+      ? env.BROWSER
+      : (await import("./local-browser")).localBrowserBinding(config.CHROMIUM_CDP_URL);
+  const printed = await printWithBrowser(request, fetchResource, binding, engine);
+  if (
+    !printed.ok &&
+    printed.problem === "engine-unavailable" &&
+    request.engine === "auto" &&
+    available.includes("pdfmake")
+  ) {
+    return printEmbedded(request, fetchResource);
+  }
+  return printed;
+}
+
+async function printEmbedded(request: HtmlToPdfRequest, fetchResource: ResourceFetcher): Promise<HtmlToPdfOutcome> {
+  return (await import("./embedded")).printEmbedded(request, fetchResource);
 }

@@ -1,0 +1,198 @@
+/**
+ * The PDF engine dispatcher and the browser engine's parts: which engine a request gets, how a
+ * page's requests are answered (subresources.ts), how pages are counted without a PDF reader,
+ * and @cloudflare/puppeteer printing through the local Chromium binding over RPC, as the main
+ * Worker calls it.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import type { HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
+import { inspectPdf } from "../../../tests/pdf-inspect";
+import type { EnginesConfig, EnginesEnv } from "../config";
+import { lengthInPixels } from "./browser";
+import { availablePdfEngines, chooseEngine, htmlToPdf } from "./index";
+import { countPdfPages } from "./page-count";
+import { createResourceGate } from "./subresources";
+
+const request = (overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest => ({
+  source: { html: "<h1>Hello</h1><p>world</p>" },
+  engine: "browser",
+  paper: { format: "A4" },
+  landscape: false,
+  margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
+  printBackground: false,
+  scale: 1,
+  emulateMedia: "print",
+  timeoutMs: 20_000,
+  ...overrides,
+});
+
+const refuseAll: ResourceFetcher = async (url) => ({ ok: false, detail: `${url} is not on the test's network.` });
+
+const environment = (vars: Partial<EnginesConfig>, binding?: Fetcher) => {
+  const config: EnginesConfig = { APP_ENV: "development", PDF_ENGINE: "auto", CHROMIUM_CDP_URL: "", ...vars };
+  const engineEnv: EnginesEnv = { ...config, ...(binding && { BROWSER: binding }) };
+  return { env: engineEnv, config };
+};
+
+describe("choosing the PDF engine", () => {
+  const fakeBinding = { fetch: async () => new Response(null, { status: 500 }) } as unknown as Fetcher;
+
+  it("lists Browser Rendering, else the local Chromium, then the embedded engine, as PDF_ENGINE allows", () => {
+    const list = (vars: Partial<EnginesConfig>, binding?: Fetcher) => {
+      const { env: engineEnv, config } = environment(vars, binding);
+      return availablePdfEngines(engineEnv, config);
+    };
+    expect(list({}, fakeBinding)).toEqual(["cloudflare-browser-rendering", "pdfmake"]);
+    expect(list({ CHROMIUM_CDP_URL: "http://127.0.0.1:9222" })).toEqual(["chromium", "pdfmake"]);
+    expect(list({})).toEqual(["pdfmake"]);
+    expect(list({ PDF_ENGINE: "embedded", CHROMIUM_CDP_URL: "http://127.0.0.1:9222" })).toEqual(["pdfmake"]);
+    expect(list({ PDF_ENGINE: "browser" })).toEqual([]);
+  });
+
+  it("takes the first for auto and the named kind otherwise", () => {
+    expect(chooseEngine("auto", ["chromium", "pdfmake"])).toBe("chromium");
+    expect(chooseEngine("embedded", ["chromium", "pdfmake"])).toBe("pdfmake");
+    expect(chooseEngine("browser", ["cloudflare-browser-rendering", "pdfmake"])).toBe("cloudflare-browser-rendering");
+    expect(chooseEngine("browser", ["pdfmake"])).toBeUndefined();
+  });
+
+  it("answers engine-unavailable, naming what exists, for a kind that is absent", async () => {
+    const { env: engineEnv, config } = environment({ PDF_ENGINE: "embedded" });
+    const outcome = await htmlToPdf(request({ engine: "browser" }), refuseAll, engineEnv, config);
+    expect(outcome).toMatchObject({
+      ok: false,
+      problem: "engine-unavailable",
+      extensions: { engine: "browser", available: "pdfmake" },
+    });
+  });
+});
+
+describe("a printed page's requests", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const serving =
+    (sizes: Record<string, number>, asked: string[] = []): ResourceFetcher =>
+    async (url, { maxBytes }) => {
+      asked.push(url);
+      const size = sizes[url];
+      if (size === undefined) return { ok: false, detail: "refused" };
+      if (size > maxBytes) return { ok: false, detail: "too large" };
+      return { ok: true, bytes: new Uint8Array(size), contentType: "text/css", finalUrl: url };
+    };
+
+  it("leaves data: and blob: to the browser and refuses other schemes and methods without fetching", async () => {
+    const asked: string[] = [];
+    const gate = createResourceGate(serving({ "https://a.example/x": 10 }, asked), { deadline: Date.now() + 5_000 });
+    expect(await gate.answer({ url: "data:text/plain,hi", method: "GET" })).toEqual({ kind: "native" });
+    expect(await gate.answer({ url: "blob:https://a.example/1", method: "GET" })).toEqual({ kind: "native" });
+    expect((await gate.answer({ url: "file:///etc/passwd", method: "GET" })).kind).toBe("abort");
+    expect((await gate.answer({ url: "ws://a.example/", method: "GET" })).kind).toBe("abort");
+    expect((await gate.answer({ url: "https://a.example/x", method: "POST" })).kind).toBe("abort");
+    expect(asked).toEqual([]);
+    expect(await gate.answer({ url: "https://a.example/x", method: "GET" })).toMatchObject({
+      kind: "respond",
+      status: 200,
+      contentType: "text/css",
+      headers: { "access-control-allow-origin": "*" },
+    });
+  });
+
+  it("stops after the request budget and the byte budget", async () => {
+    const sizes = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`https://a.example/${i}`, 400]));
+    const asked: string[] = [];
+    const gate = createResourceGate(serving(sizes, asked), {
+      deadline: Date.now() + 5_000,
+      limits: { maxRequests: 5, maxTotalBytes: 1_000, maxBytesEach: 500 },
+    });
+    const kinds = [];
+    for (let i = 0; i < 8; i++) kinds.push((await gate.answer({ url: `https://a.example/${i}`, method: "GET" })).kind);
+    // Two of 400 bytes fit in 1 000; the third is asked with 200 left and refused; then the
+    // count of 5 requests is reached and nothing more is fetched.
+    expect(kinds).toEqual(["respond", "respond", "abort", "abort", "abort", "abort", "abort", "abort"]);
+    expect(asked).toHaveLength(5);
+    expect(gate.stats.bytes).toBe(800);
+  });
+
+  it("answers a redirected document with a redirect, then its bytes at the final address", async () => {
+    const fetcher: ResourceFetcher = async () => ({
+      ok: true,
+      bytes: bytes("<p>moved</p>"),
+      contentType: "text/html",
+      finalUrl: "https://a.example/new",
+    });
+    const gate = createResourceGate(fetcher, { deadline: Date.now() + 5_000 });
+    expect((await gate.prefetch("https://a.example/old")).ok).toBe(true);
+    expect(await gate.answer({ url: "https://a.example/old", method: "GET" })).toMatchObject({
+      kind: "respond",
+      status: 302,
+      headers: { location: "https://a.example/new" },
+    });
+    expect(await gate.answer({ url: "https://a.example/new", method: "GET" })).toMatchObject({
+      kind: "respond",
+      status: 200,
+      contentType: "text/html",
+    });
+  });
+
+  it("gives up on a resource that answers after the deadline", async () => {
+    const never: ResourceFetcher = () => new Promise(() => undefined);
+    const gate = createResourceGate(never, { deadline: Date.now() + 50 });
+    expect((await gate.answer({ url: "https://a.example/slow", method: "GET" })).kind).toBe("abort");
+  });
+});
+
+describe("lengths", () => {
+  it("converts each CSS unit to CSS pixels", () => {
+    expect(lengthInPixels("1in")).toBe(96);
+    expect(lengthInPixels("2.54cm")).toBeCloseTo(96);
+    expect(lengthInPixels("25.4mm")).toBeCloseTo(96);
+    expect(lengthInPixels("72pt")).toBeCloseTo(96);
+    expect(lengthInPixels("6pc")).toBe(96);
+    expect(lengthInPixels("20px")).toBe(20);
+    expect(lengthInPixels("0")).toBe(0);
+  });
+});
+
+describe.skipIf(!inject("chromiumCdpUrl"))("the browser engine over RPC", () => {
+  it("prints through @cloudflare/puppeteer on the local Chromium, and counts Chromium's pages as pdf.js does", async () => {
+    const html = Array.from({ length: 90 }, (_, i) => `<p>line ${i}</p>`).join("");
+    const outcome = await env.ENGINES.htmlToPdf(request({ source: { html } }), refuseAll);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.engine).toBe("chromium");
+    const pdf = await inspectPdf(outcome.pdf);
+    expect(pdf.pageCount).toBeGreaterThanOrEqual(3);
+    expect(outcome.pageCount).toBe(pdf.pageCount);
+    expect(countPdfPages(outcome.pdf)).toBe(pdf.pageCount);
+    expect(pdf.text).toContain("line 89");
+  });
+
+  it("calls the fetcher it is handed over RPC for the page's requests", async () => {
+    const asked: string[] = [];
+    const fetcher: ResourceFetcher = async (url) => {
+      asked.push(url);
+      return {
+        ok: true,
+        bytes: new TextEncoder().encode("p::after{content:' FROM-RPC'}"),
+        contentType: "text/css",
+        finalUrl: url,
+      };
+    };
+    const html = '<link rel="stylesheet" href="https://cdn.example/look.css"><p>styled</p>';
+    const outcome = await env.ENGINES.htmlToPdf(request({ source: { html } }), fetcher);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(asked).toEqual(["https://cdn.example/look.css"]);
+    expect((await inspectPdf(outcome.pdf)).text).toContain("FROM-RPC");
+  });
+
+  it("answers engine-failed, not a hang, when the page outlasts the time limit", async () => {
+    const started = Date.now();
+    const outcome = await env.ENGINES.htmlToPdf(
+      request({ source: { html: "<p>spins</p><script>while (true) {}</script>" }, timeoutMs: 1_500 }),
+      refuseAll,
+    );
+    expect(outcome).toMatchObject({ ok: false, problem: "engine-failed" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * The browser engines: a page printed by Chromium through @cloudflare/puppeteer, on Cloudflare
+ * Browser Rendering in production (`env.BROWSER`) and on the machine's Chromium in development
+ * and tests (local-browser.ts stands in for the binding), so both run this same code.
+ *
+ * Each call gets a browser context of its own (no cookies, storage or cache shared with another
+ * call), every request its page makes is answered through the caller's outbound guard
+ * (subresources.ts), and the whole call is bounded by `request.timeoutMs`. The browser itself
+ * is only ever disconnected: in production the session stays warm for the next call
+ * (`keep_alive`), locally the one Chromium is shared by every call.
+ */
+import puppeteer, {
+  TimeoutError,
+  type Browser,
+  type BrowserContext,
+  type BrowserWorker,
+  type HTTPRequest,
+  type PDFOptions,
+} from "@cloudflare/puppeteer";
+import type {
+  DocumentFailure,
+  HtmlToPdfOutcome,
+  HtmlToPdfRequest,
+  PdfEngineName,
+  ResourceFetcher,
+} from "~workers/hosted/capabilities";
+import { countPdfPages } from "./page-count";
+import { createResourceGate, type ResourceGate } from "./subresources";
+
+/** How long Browser Rendering keeps an idle session for the next call to reuse. */
+const KEEP_ALIVE_MS = 60_000;
+
+/** The longest a `waitFor` selector is waited for, as a delay is bounded. */
+const MAX_SELECTOR_WAIT_MS = 10_000;
+
+/** CSS pixels per unit, as Chromium measures print lengths (96 px to the inch). */
+const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, pt: 96 / 72, pc: 16 };
+
+/** A validated CSS length (`"1.5cm"`, `"20px"`, `"0"`) in CSS pixels, the unit puppeteer takes numbers in. */
+export function lengthInPixels(length: string): number {
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(px|in|cm|mm|pt|pc)?$/.exec(length.trim());
+  if (!match) throw new Error(`not a length: ${length}`);
+  return Number(match[1]) * (PX_PER_UNIT[match[2] ?? "px"] ?? 1);
+}
+
+/**
+ * The caller's header or footer inside a wrapper giving Chromium's bare template a readable
+ * default (its own is a near-invisible size with no margins); the caller's styles still win.
+ */
+function template(html: string | undefined): string {
+  if (!html) return "<span></span>";
+  return `<div style="font-size:10px;width:100%;margin:0 1cm;-webkit-print-color-adjust:exact">${html}</div>`;
+}
+
+export function pdfOptions(request: HtmlToPdfRequest, remainingMs: number): PDFOptions {
+  const paper =
+    "format" in request.paper
+      ? { format: request.paper.format }
+      : { width: lengthInPixels(request.paper.width), height: lengthInPixels(request.paper.height) };
+  const headerFooter = request.headerHtml !== undefined || request.footerHtml !== undefined;
+  return {
+    ...paper,
+    landscape: request.landscape,
+    printBackground: request.printBackground,
+    scale: request.scale,
+    ...(request.pageRanges && { pageRanges: request.pageRanges }),
+    margin: {
+      top: lengthInPixels(request.margin.top),
+      right: lengthInPixels(request.margin.right),
+      bottom: lengthInPixels(request.margin.bottom),
+      left: lengthInPixels(request.margin.left),
+    },
+    displayHeaderFooter: headerFooter,
+    ...(headerFooter && { headerTemplate: template(request.headerHtml), footerTemplate: template(request.footerHtml) }),
+    timeout: Math.max(1, remainingMs),
+  };
+}
+
+const failure = (
+  problem: DocumentFailure["problem"],
+  detail: string,
+  extensions?: DocumentFailure["extensions"],
+): DocumentFailure => ({
+  ok: false,
+  problem,
+  detail,
+  ...(extensions && { extensions }),
+});
+
+class Deadline extends Error {}
+
+export async function printWithBrowser(
+  request: HtmlToPdfRequest,
+  fetchResource: ResourceFetcher,
+  binding: BrowserWorker,
+  engine: Exclude<PdfEngineName, "pdfmake">,
+): Promise<HtmlToPdfOutcome> {
+  const deadline = Date.now() + request.timeoutMs;
+  const gate = createResourceGate(fetchResource, { deadline });
+
+  // The caller's URL is fetched before a browser is taken: a refused or dead address is the
+  // caller's error (422, the guard's sentence) and costs no browser session.
+  let address: string | undefined;
+  if ("url" in request.source) {
+    const document = await gate.prefetch(request.source.url);
+    if (!document.ok) return failure("invalid-input", document.detail, { field: "url" });
+    address = request.source.url;
+  } else if (request.source.baseUrl) {
+    address = request.source.baseUrl;
+    gate.provide(address, new TextEncoder().encode(request.source.html), "text/html; charset=utf-8");
+  }
+
+  let browser: Browser;
+  try {
+    browser = await openBrowser(binding);
+  } catch (error) {
+    console.error(`${engine}: no browser`, error);
+    return failure("engine-unavailable", "No browser is free to print just now. Retry in a few seconds.", {
+      engine,
+      retryable: true,
+    });
+  }
+  let context: BrowserContext | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    context = await browser.createBrowserContext();
+    const openContext = context;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Deadline()), Math.max(0, deadline - Date.now()));
+    });
+    const pdf = await Promise.race([print(openContext, request, gate, address, deadline), late]);
+    if (!(pdf instanceof Uint8Array)) return pdf;
+    return { ok: true, pdf, engine, pageCount: countPdfPages(pdf) };
+  } catch (error) {
+    if (error instanceof Deadline) {
+      return failure("engine-failed", `The page did not finish printing within ${request.timeoutMs / 1000} s.`, {
+        engine,
+      });
+    }
+    const known = knownFailure(error, request);
+    if (known) return known;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    // Closing the context ends its pages, their scripts and any request still in flight.
+    await context?.close().catch(() => undefined);
+    await browser.disconnect().catch(() => undefined);
+  }
+}
+
+/** A free Browser Rendering session when there is one (a launch costs a second), else a new one. */
+async function openBrowser(binding: BrowserWorker): Promise<Browser> {
+  const sessions = await puppeteer.sessions(binding).catch(() => []);
+  for (const session of sessions) {
+    if (session.connectionId) continue;
+    try {
+      return await puppeteer.connect(binding, session.sessionId);
+    } catch {
+      // Another call took it between the listing and now.
+    }
+  }
+  return puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+}
+
+async function print(
+  context: BrowserContext,
+  request: HtmlToPdfRequest,
+  gate: ResourceGate,
+  address: string | undefined,
+  deadline: number,
+): Promise<Uint8Array | DocumentFailure> {
+  const remaining = () => Math.max(1, deadline - Date.now());
+  const page = await context.newPage();
+  await page.setRequestInterception(true);
+  page.on("request", (intercepted) => void answer(intercepted, gate));
+  // alert(), confirm() and prompt() would hold the page until someone answers; nobody will.
+  page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
+  // A popup is a page of its own, outside this page's interception: it never opens.
+  await page.evaluateOnNewDocument(() => {
+    window.open = () => null;
+  });
+  page.on("popup", (popup) => void popup?.close().catch(() => undefined));
+  await page.emulateMediaType(request.emulateMedia);
+  if (address) await page.goto(address, { waitUntil: "load", timeout: remaining() });
+  else if ("html" in request.source)
+    await page.setContent(request.source.html, { waitUntil: "load", timeout: remaining() });
+
+  if (request.waitFor && "selector" in request.waitFor) {
+    const { selector } = request.waitFor;
+    const patience = request.waitFor.timeoutMs ?? MAX_SELECTOR_WAIT_MS;
+    try {
+      await page.waitForSelector(selector, { timeout: Math.min(patience, remaining()) });
+    } catch (error) {
+      if (error instanceof TimeoutError || (error as Error).name === "TimeoutError") {
+        return failure("invalid-input", `No element matched waitFor "${selector}" within ${patience} ms.`, {
+          field: "waitFor",
+        });
+      }
+      if (/not a valid selector|Failed to execute 'querySelector'/i.test(String(error))) {
+        return failure("invalid-input", `waitFor "${selector}" is not a valid CSS selector.`, { field: "waitFor" });
+      }
+      throw error;
+    }
+  } else if (request.waitFor) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min((request.waitFor as { ms: number }).ms, remaining())));
+  }
+  return page.pdf(pdfOptions(request, remaining()));
+}
+
+async function answer(intercepted: HTTPRequest, gate: ResourceGate): Promise<void> {
+  try {
+    const decision = await gate.answer({ url: intercepted.url(), method: intercepted.method() });
+    if (decision.kind === "native") await intercepted.continue();
+    else if (decision.kind === "abort") await intercepted.abort(decision.reason as "accessdenied");
+    else {
+      await intercepted.respond({
+        status: decision.status,
+        contentType: decision.contentType,
+        headers: decision.headers,
+        body: decision.body,
+      });
+    }
+  } catch {
+    // The page was closed (time ran out, or it printed) while this answer was on its way.
+  }
+}
+
+/** Chromium's refusals of a valid-looking input, as the caller's error. */
+function knownFailure(error: unknown, request: HtmlToPdfRequest): DocumentFailure | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/page range/i.test(message)) {
+    return failure(
+      "invalid-input",
+      `pageRanges "${request.pageRanges}" does not fit this document (${message.replace(/^Protocol error \([^)]*\): /, "")}).`,
+      {
+        field: "pageRanges",
+      },
+    );
+  }
+  return undefined;
+}

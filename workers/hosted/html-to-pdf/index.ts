@@ -1,0 +1,90 @@
+/**
+ * HTML to PDF: HTML or a web page printed to PDF in the engine Worker, by a browser
+ * (Cloudflare Browser Rendering in production, the machine's Chromium in development) or by
+ * the embedded pdfmake engine where no browser exists (decision 056).
+ */
+import { defineOperation, type HostedApiDefinition } from "~workers/hosted/definition";
+import { SUBRESOURCE_LIMITS } from "~workers/engines/pdf/subresources";
+import { ENGINE_TIMEOUT_MS } from "../_documents/engines";
+import { printHtmlToPdf } from "./handler";
+import { HtmlToPdfInputSchema, MAX_BODY_BYTES, MAX_HTML_BYTES, MAX_WAIT_MS } from "./schema";
+
+const MB = 1024 * 1024;
+
+/** The docs' example: a one-page invoice with a table, colours and a numbered footer. */
+export const EXAMPLE_INVOICE_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Invoice 2026-0042</title>
+<style>
+  body { font-family: sans-serif; color: #1e293b; }
+  h1 { color: #4f46e5; margin-bottom: 0; }
+  table { width: 100%; border-collapse: collapse; margin-top: 1.5em; }
+  th { background: #e0e7ff; text-align: left; }
+  th, td { padding: 6px 8px; border-bottom: 1px solid #cbd5e1; }
+  td.amount, th.amount { text-align: right; }
+  .total td { font-weight: bold; }
+</style></head>
+<body>
+  <h1>Invoice 2026-0042</h1>
+  <p>Acme Tools Ltd · 1 Market Street · Leeds</p>
+  <p>Billed to: Example GmbH, Berlin · Due 30 November 2026</p>
+  <table>
+    <thead><tr><th>Item</th><th class="amount">Qty</th><th class="amount">Price</th></tr></thead>
+    <tbody>
+      <tr><td>API plan, Standard (November)</td><td class="amount">1</td><td class="amount">€19.00</td></tr>
+      <tr><td>Extra calls (10 000)</td><td class="amount">2</td><td class="amount">€10.00</td></tr>
+      <tr class="total"><td>Total</td><td></td><td class="amount">€29.00</td></tr>
+    </tbody>
+  </table>
+</body></html>`;
+
+const DESCRIPTION = [
+  "Send `html` (a page or a fragment) or a public `url`; the answer is the PDF (`application/pdf`), with `X-Engine` naming the engine that printed it and `X-Page-Count` its pages.",
+  "Engines: a browser prints with full CSS (flex, grid, `@page`, `@media print`), web fonts and the page's JavaScript — Cloudflare Browser Rendering in production (`X-Engine: cloudflare-browser-rendering`), the machine's Chromium in development (`chromium`), through the same code. Where no browser exists the embedded engine (`pdfmake`, laid out inside the Worker) prints text, headings, paragraphs, lists, tables (rows inside `<tbody>`), images, links and colours in Helvetica, with the header and footer; it has no flex, no grid, no floats, no web fonts and runs no JavaScript, so `waitFor` only waits. `engine: auto` takes the best one here; `browser` or `embedded` ask for that kind and answer 503 `engine-unavailable` where it is absent.",
+  "The options keep Puppeteer's `page.pdf()` names, which Browserless's `/pdf` and Cloudflare Browser Rendering's `/pdf` pass through: a body written for them works here with the options at the top level, in `options` (Browserless) or in `pdfOptions` (Browser Rendering); their `headerTemplate`/`footerTemplate`, `waitForSelector` (a string or `{selector}`), `waitForTimeout` and `emulateMediaType` are aliases of `headerHtml`/`footerHtml`, `waitFor` and `emulateMedia`. Gotenberg's Chromium form fields map as: `paperWidth`/`paperHeight` → `width`/`height`, `marginTop`… → `margin.top`…, `landscape`, `printBackground` and `scale` alike, `nativePageRanges` → `pageRanges`, the `header.html`/`footer.html` files → `headerHtml`/`footerHtml`, `waitDelay` → `waitFor` in milliseconds, `emulatedMediaType` → `emulateMedia`.",
+  'Header and footer: HTML printed inside the top and bottom margins of every page (so give the margins room: 1cm each unless set), where `<span class="pageNumber"></span>` and `<span class="totalPages"></span>` become the page number and the page count (`date`, `title` and `url` too, in the browser). They use their own inline styles: the page\'s style sheets do not reach them, and they load no images or fonts.',
+  `Lengths take a unit: px, in, cm, mm, pt or pc (a bare number is CSS pixels). The paper is \`format\` (A3, A4, A5, Letter, Legal, Tabloid; A4 by default) or \`width\` and \`height\`; \`landscape\` turns it.`,
+  `Every request the page makes — the \`url\` itself, its style sheets, fonts, images, scripts and the script's own fetches — is fetched through our outbound guard: public addresses only, checked on each redirect, GET only; \`data:\` and \`blob:\` URLs stay in the browser. Refused ones fail as a missing file would and the page still prints, except the \`url\` itself, which answers 422 with the reason. A page may make ${SUBRESOURCE_LIMITS.maxRequests} requests, ${SUBRESOURCE_LIMITS.maxBytesEach / MB} MB each and ${SUBRESOURCE_LIMITS.maxTotalBytes / MB} MB together; beyond that they fail. With \`html\`, \`baseUrl\` sets the address its relative URLs resolve against.`,
+  `Limits: \`html\` up to ${MAX_HTML_BYTES / MB} MB (the body ${Math.floor(MAX_BODY_BYTES / 1024)} KiB); \`waitFor\` up to ${MAX_WAIT_MS} ms; the whole print ${ENGINE_TIMEOUT_MS / 1000} s.`,
+  "Errors: 422 `invalid-input` field by field (a bad option, both or neither of `html` and `url`, a `url` the guard refuses or that does not answer, a `waitFor` selector that never matches, `pageRanges` beyond the document), 413 `body-too-large`, 503 `engine-unavailable` (the engine asked for is not here, or no browser is free just now: retry), 502 `engine-failed` (the page did not print in time). Add `?as=json` for `{ data, mimeType, size }` with the PDF in base64.",
+].join(" ");
+
+export const definition: HostedApiDefinition = {
+  slug: "html-to-pdf",
+  operations: [
+    defineOperation({
+      id: "convertHtmlToPdf",
+      method: "POST",
+      path: "",
+      summary: "Print HTML or a web page to PDF",
+      description: DESCRIPTION,
+      inputSource: "json",
+      input: HtmlToPdfInputSchema,
+      output: {
+        kind: "binary",
+        mimeTypes: ["application/pdf"],
+        description: "The PDF; `X-Engine` names the engine and `X-Page-Count` the pages",
+      },
+      example: {
+        html: EXAMPLE_INVOICE_HTML,
+        format: "A4",
+        margin: { top: "2cm", right: "1.5cm", bottom: "2cm", left: "1.5cm" },
+        printBackground: true,
+        footerHtml:
+          '<div style="text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+      },
+      maxBodyBytes: MAX_BODY_BYTES,
+      errors: [
+        {
+          type: "invalid-input",
+          when: "An option is invalid, or the `url` is refused by the outbound guard or does not answer.",
+        },
+        {
+          type: "engine-unavailable",
+          when: "The engine asked for is not available here, or no browser is free just now.",
+        },
+        { type: "engine-failed", when: "The page did not finish printing within the time limit." },
+      ],
+      handler: printHtmlToPdf,
+    }),
+  ],
+};
