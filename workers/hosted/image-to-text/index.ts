@@ -1,0 +1,65 @@
+/**
+ * Image to Text: OCR with Tesseract (WebAssembly) in the engine Worker (decision 057), its
+ * fields aligned with OCR.space's where they map.
+ */
+import { defineOperation, type HostedApiDefinition } from "~workers/hosted/definition";
+import { SINGLE_IMAGE_BODY_BYTES } from "../_image/limits";
+import { EXAMPLE_TEXT_PNG } from "./example";
+import { readImageText } from "./handler";
+import { ImageToTextInputSchema, ImageToTextOutputSchema, LANGUAGES_TEXT, type ImageToTextOutput } from "./schema";
+
+const DESCRIPTION = [
+  "Reads the text in an image with Tesseract 5 (its LSTM models, compiled to WebAssembly), line by line, with a confidence for each line and word and, with `wordBoxes`, each word's box.",
+  "Send one image: a multipart `image` (or OCR.space's `file`), a base64 data URL in JSON `image` (or OCR.space's `base64Image`), or a `url` we fetch (public addresses only). PNG, JPEG, GIF (its first frame), WebP, BMP and uncompressed or LZW TIFF are read; the type comes from the file's bytes, never its name. A PDF is refused with 415: convert its pages to images first.",
+  "Up to 10 MB and 9 megapixels (an A4 page at 300 dpi) (and 10 000 pixels on a side); a larger header is refused before anything is decoded (422 `unreadable-document`, `reason: too-large`). Pages over 4 megapixels are scaled down before reading, and the boxes are given in the uploaded image's pixels all the same. Text reads best at 20–40 pixels high (about 300 dpi for print); very small text (under ~10 px) loses accuracy.",
+  `Languages: ${LANGUAGES_TEXT}; \`language\` also takes OCR.space's codes (\`ger\`, \`fre\`) and ISO 639-1 (\`de\`, \`fr\`, …). One language per call; the accents of that language are read.`,
+  "`detectOrientation` finds a page turned by 90°, 180° or 270° and reads it upright; `orientation` says how far it was turned clockwise (its estimate suits Latin text in lower case; a page of capitals or a few words may not be recognised as turned). Transparent pixels are read as white paper.",
+  'The answer: `text` (lines joined by `\\n`), `confidence` (0–100, the mean of the words\'), `language`, `orientation`, `width` and `height`, `lines` (each with `text`, `confidence`, `box` {x, y, width, height} and, with `wordBoxes`, `words`), and `engine`, also sent as the `X-Engine` header (`tesseract-5.3.0`). `?format=text` (or `format: "text"`) answers the text alone as `text/plain`.',
+  "Coming from [OCR.space](https://ocr.space/ocrapi): its `ParsedResults[0].ParsedText` is our `text`; `TextOverlay.Lines[].LineText` is `lines[].text`; `Words[].WordText`, `Left`, `Top`, `Width`, `Height` are `words[].text` and `box.x`, `box.y`, `box.width`, `box.height`; `TextOrientation` is `orientation`; `isOverlayRequired` is accepted for `wordBoxes`. There is one result per call (no multi-page PDFs), errors are RFC 9457 problems rather than `IsErroredOnProcessing`, and confidences are given (OCR.space's free engine gives none).",
+  "Failures: 415 `unsupported-media-type` for a file that is not an image; 422 `unreadable-document` for a damaged, truncated or oversized image (`reason`); 422 `invalid-input` for a bad field, an empty file or a URL we will not fetch; 502 `engine-failed` when reading takes longer than 20 s.",
+].join(" ");
+
+const EXAMPLE_ANSWER: ImageToTextOutput = {
+  text: "Portico reads text\nfrom images: 42 words.",
+  confidence: 96.4,
+  language: "eng",
+  orientation: 0,
+  width: 360,
+  height: 96,
+  lines: [
+    { text: "Portico reads text", confidence: 96.5, box: { x: 16, y: 22, width: 193, height: 22 } },
+    { text: "from images: 42 words.", confidence: 96.3, box: { x: 16, y: 58, width: 259, height: 22 } },
+  ],
+  engine: "tesseract-5.3.0",
+};
+
+export const definition: HostedApiDefinition = {
+  slug: "image-to-text",
+  operations: [
+    defineOperation({
+      id: "readImageText",
+      method: "POST",
+      path: "",
+      summary: "Read the text in an image (OCR), with confidence and boxes line by line",
+      description: DESCRIPTION,
+      inputSource: "json-or-multipart",
+      input: ImageToTextInputSchema,
+      output: { kind: "json", schema: ImageToTextOutputSchema, example: EXAMPLE_ANSWER },
+      example: { image: EXAMPLE_TEXT_PNG, language: "eng" },
+      maxBodyBytes: SINGLE_IMAGE_BODY_BYTES,
+      errors: [
+        {
+          type: "unsupported-media-type",
+          when: "the file is not a PNG, JPEG, GIF, WebP, BMP or TIFF (a PDF, for one)",
+        },
+        {
+          type: "unreadable-document",
+          when: "the image is damaged or cut off, or larger than 9 megapixels or 10 000 pixels on a side (`reason`)",
+        },
+        { type: "engine-failed", when: "reading the image took longer than 20 s" },
+        { type: "engine-unavailable", when: "this deployment has no engine Worker" },
+      ],
+      handler: readImageText,
+    }),
+  ],
+};
