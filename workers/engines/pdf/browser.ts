@@ -30,6 +30,12 @@ import { createResourceGate, type ResourceGate } from "./subresources";
 /** How long Browser Rendering keeps an idle session for the next call to reuse. */
 const KEEP_ALIVE_MS = 60_000;
 
+/**
+ * The largest PDF answered: it crosses RPC back to the main Worker (whose messages stop near
+ * 32 MiB) and is held whole in both isolates' 128 MB.
+ */
+const MAX_PDF_BYTES = 25 * 1024 * 1024;
+
 /** The longest a `waitFor` selector is waited for, as a delay is bounded. */
 const MAX_SELECTOR_WAIT_MS = 10_000;
 
@@ -110,10 +116,20 @@ export async function printWithBrowser(
     gate.provide(address, new TextEncoder().encode(request.source.html), "text/html; charset=utf-8");
   }
 
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Deadline()), Math.max(0, deadline - Date.now()));
+  });
+  late.catch(() => undefined);
+
   let browser: Browser;
+  const opening = openBrowser(binding);
   try {
-    browser = await openBrowser(binding);
+    browser = await Promise.race([opening, late]);
   } catch (error) {
+    clearTimeout(timer);
+    // A session that arrives after the time ran out is let go at once.
+    opening.then((session) => session.disconnect()).catch(() => undefined);
     console.error(`${engine}: no browser`, error);
     return failure("engine-unavailable", "No browser is free to print just now. Retry in a few seconds.", {
       engine,
@@ -121,15 +137,17 @@ export async function printWithBrowser(
     });
   }
   let context: BrowserContext | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    context = await browser.createBrowserContext();
-    const openContext = context;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Deadline()), Math.max(0, deadline - Date.now()));
-    });
-    const pdf = await Promise.race([print(openContext, request, gate, address, deadline), late]);
+    context = await Promise.race([browser.createBrowserContext(), late]);
+    const pdf = await Promise.race([print(context, request, gate, address, deadline), late]);
     if (!(pdf instanceof Uint8Array)) return pdf;
+    if (pdf.byteLength > MAX_PDF_BYTES) {
+      return failure(
+        "invalid-input",
+        `The PDF came out at ${Math.ceil(pdf.byteLength / 1024 / 1024)} MB, over the ${MAX_PDF_BYTES / 1024 / 1024} MB an answer may be; print fewer pages (pageRanges) or smaller images.`,
+        { field: "html" },
+      );
+    }
     return { ok: true, pdf, engine, pageCount: countPdfPages(pdf) };
   } catch (error) {
     if (error instanceof Deadline) {

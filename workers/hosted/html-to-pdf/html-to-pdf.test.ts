@@ -7,6 +7,7 @@
 import { env, SELF } from "cloudflare:test";
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { describe, expect, inject, it } from "vitest";
+import type { DocumentEngines } from "~workers/hosted/capabilities";
 import type { HandlerResult } from "~workers/hosted/definition";
 import { callHosted, createAccountWithKey } from "../../../tests/factories";
 import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
@@ -279,6 +280,20 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
   it("answers 503 engine-unavailable where the engine Worker is not bound", async () => {
     const ctx = { ...context(), documents: undefined };
     expectProblem(await print({ html: "<p>x</p>" }, ctx), "engine-unavailable", /ENGINES/);
+  });
+});
+
+describe("html-to-pdf when the engine Worker itself fails", () => {
+  it("answers 502 engine-failed, not the gateway's 500, when the RPC call throws", async () => {
+    const broken: DocumentEngines = {
+      htmlToPdf: () => Promise.reject(new Error("Worker exceeded memory limit")),
+      imageToText: () => Promise.reject(new Error("unused")),
+      parseResume: () => Promise.reject(new Error("unused")),
+      pdfEngines: () => Promise.reject(new Error("unused")),
+    };
+    const result = await print({ html: "<p>x</p>" }, { ...context(), documents: broken });
+    expectProblem(result, "engine-failed");
+    expect(result.kind === "problem" && result.detail).not.toMatch(/memory/);
   });
 });
 
