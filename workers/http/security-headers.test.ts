@@ -23,6 +23,12 @@ describe("pageContentSecurityPolicy", () => {
     expect(policy).not.toMatch(/paypal|cashfree/);
   });
 
+  it("frames this origin's pages and the blob URLs its scripts make (the live demo's PDF), nothing else", () => {
+    expect(directive(pageContentSecurityPolicy("n", "/html-to-pdf/live-demo"), "frame-src")).toBe(
+      "frame-src 'self' blob:",
+    );
+  });
+
   it.each(["/user/subscription", "/user/transactions", "/User/Subscription/", "/user/transactions/"])(
     "lets the payment SDKs' hosts in on %s",
     (pathname) => {

@@ -67,7 +67,8 @@ export function pageContentSecurityPolicy(nonce: string, pathname: string): stri
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${allow(["'self'"], PAYMENT_SOURCES.connect)}`,
-    `frame-src ${allow(["'self'"], PAYMENT_SOURCES.frame)}`,
+    // blob: lets the live demo show a PDF answer inline; only this origin's scripts make blob URLs.
+    `frame-src ${allow(["'self'", "blob:"], PAYMENT_SOURCES.frame)}`,
     `form-action ${allow(["'self'"], PAYMENT_SOURCES.form)}`,
     "object-src 'none'",
     "base-uri 'none'",

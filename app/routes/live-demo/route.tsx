@@ -2,13 +2,17 @@
  * The live demo (docs/product.md#live-demo): call an API from the browser with your own key
  * and see the status, the rate-limit headers and the result, rendered. The Avatars and QR Code
  * demos save what they drew to the account's list and show it (docs/product.md#saved-lists).
+ * Uploads show their progress; a PDF answer is shown in the page; an OCR answer's line and word
+ * boxes are drawn over the image it read.
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
+import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
 import { useStoredApiKey } from "~/lib/stored-api-key";
+import { progressLabel, sendWithProgress, type UploadProgress } from "~/lib/upload-request";
 import type { loader as rootLoader } from "~/root";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
 import { operationDocs } from "~workers/hosted/docs";
@@ -42,6 +46,8 @@ interface DemoResult {
   kind: "json" | "image" | "audio" | "pdf" | "text";
   body: string;
   durationMs: number;
+  /** An OCR answer's boxes over the image the call read (`image` is an object, data or https URL). */
+  ocr?: { overlay: OcrOverlay; image: string };
 }
 
 const SHOWN_HEADERS = [
@@ -104,6 +110,8 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   const [result, setResult] = useState<DemoResult | null>(null);
   const [error, setError] = useState("");
   const [sending, setSending] = useState(false);
+  // Set while a multipart body is being sent; null once the server has it all (or for JSON calls).
+  const [upload, setUpload] = useState<UploadProgress | null>(null);
   // The call behind the image on show, which 'Save' keeps; the textarea may have changed since.
   const [drawing, setDrawing] = useState<{ operationId: string; input: Record<string, unknown> } | null>(null);
   const savedListName = SAVED_LIST_OF_API[api.slug];
@@ -121,6 +129,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   useEffect(
     () => () => {
       if (result && result.kind !== "json" && result.kind !== "text") URL.revokeObjectURL(result.body);
+      if (result?.ocr?.image.startsWith("blob:")) URL.revokeObjectURL(result.ocr.image);
     },
     [result],
   );
@@ -171,7 +180,12 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     setSending(true);
     const started = performance.now();
     try {
-      const response = await fetch(url, { method: operation.method, headers, body });
+      // A file upload goes through XMLHttpRequest, the one browser API that reports upload progress.
+      const response =
+        body instanceof FormData
+          ? await sendWithProgress(url, { method: operation.method, headers, body }, setUpload)
+          : await fetch(url, { method: operation.method, headers, body });
+      setUpload(null);
       const type = response.headers.get("content-type") ?? "";
       const shown = SHOWN_HEADERS.flatMap((name) => {
         const value = response.headers.get(name);
@@ -196,18 +210,26 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
           ? JSON.stringify(answer, null, 2)
           : kind === "text"
             ? await response.text()
-            : URL.createObjectURL(await response.blob());
+            : URL.createObjectURL(
+                // The frame shows a PDF by its type: the blob is typed whatever the answer said.
+                kind === "pdf" ? new Blob([await response.blob()], { type: "application/pdf" }) : await response.blob(),
+              );
+      const overlay = response.ok ? readOcrOverlay(answer) : null;
+      const uploaded = chosenFiles.flatMap(([, list]) => list).find((file) => file.type.startsWith("image/"));
+      const image = overlay ? ocrImageSource(rest, uploaded ? URL.createObjectURL(uploaded) : null) : null;
       setResult({
         status: response.status,
         headers: shown,
         kind,
         body: content,
         durationMs: Math.round(performance.now() - started),
+        ...(overlay && image ? { ocr: { overlay, image } } : {}),
       });
     } catch {
       setError("The request did not reach the server. Check your connection and try again.");
     } finally {
       setSending(false);
+      setUpload(null);
     }
   };
 
@@ -324,6 +346,21 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
           <button type="submit" disabled={sending || !apiKey} className={PRIMARY_BUTTON}>
             {sending ? "Calling…" : `Send ${operation.method}`}
           </button>
+          {sending && upload && (
+            <div className="text-sm">
+              <label htmlFor="demo-upload-progress" className="block">
+                {upload.total !== null && upload.loaded >= upload.total
+                  ? "Uploaded; waiting for the answer…"
+                  : `Uploading… ${progressLabel(upload)}`}
+              </label>
+              <progress
+                id="demo-upload-progress"
+                max={upload.total ?? undefined}
+                value={upload.total !== null ? upload.loaded : undefined}
+                className="mt-1 w-full"
+              />
+            </div>
+          )}
         </div>
         <section aria-labelledby="demo-result" aria-live="polite" className="min-w-0">
           <h2 id="demo-result" className="text-lg font-semibold">
@@ -355,10 +392,18 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               )}
               {result.kind === "audio" && <audio controls src={result.body} className="w-full" />}
               {result.kind === "pdf" && (
-                <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
-                  Open the PDF
-                </a>
+                <>
+                  <iframe
+                    src={result.body}
+                    title="The PDF the API answered"
+                    className="h-[32rem] w-full rounded border border-slate-200 dark:border-slate-800"
+                  />
+                  <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
+                    Open the PDF in a new tab
+                  </a>
+                </>
               )}
+              {result.ocr && <OcrBoxes overlay={result.ocr.overlay} image={result.ocr.image} />}
               {(result.kind === "json" || result.kind === "text") && (
                 <pre className="max-h-[32rem] overflow-auto rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-900">
                   <code>{result.body}</code>
@@ -380,5 +425,53 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
         </div>
       )}
     </div>
+  );
+}
+
+/**
+ * The image an OCR call read with its lines (and words, when asked) outlined. The SVG's viewBox
+ * is the image's size in pixels, the unit of the answer's boxes, so the boxes scale with the
+ * picture at any displayed size; hovering a line shows its text and confidence.
+ */
+function OcrBoxes({ overlay, image }: { overlay: OcrOverlay; image: string }) {
+  const words = overlay.lines.reduce((count, line) => count + line.words.length, 0);
+  return (
+    <figure className="space-y-1">
+      <svg
+        viewBox={`0 0 ${overlay.width} ${overlay.height}`}
+        role="img"
+        aria-label={`The image read, with ${overlay.lines.length} text line${overlay.lines.length === 1 ? "" : "s"} outlined`}
+        data-testid="ocr-overlay"
+        className="max-h-[32rem] w-full rounded border border-slate-200 dark:border-slate-800"
+      >
+        <image href={image} x={0} y={0} width={overlay.width} height={overlay.height} />
+        {overlay.lines.map((line, index) => (
+          <g key={index} data-testid="ocr-line">
+            <title>{`${line.text} (${Math.round(line.confidence)}%)`}</title>
+            <rect
+              {...line.box}
+              fill="rgb(37 99 235 / 0.12)"
+              stroke="rgb(37 99 235)"
+              strokeWidth={2}
+              vectorEffect="non-scaling-stroke"
+            />
+            {line.words.map((word, wordIndex) => (
+              <rect
+                key={wordIndex}
+                {...word.box}
+                fill="none"
+                stroke="rgb(234 88 12)"
+                strokeWidth={1}
+                vectorEffect="non-scaling-stroke"
+              />
+            ))}
+          </g>
+        ))}
+      </svg>
+      <figcaption className="text-xs text-slate-500">
+        Blue: each line's box{words > 0 ? "; orange: each word's" : " (ask wordBoxes: true for each word's too)"}. Hover
+        a line for its text.
+      </figcaption>
+    </figure>
   );
 }

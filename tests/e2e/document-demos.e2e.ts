@@ -1,0 +1,92 @@
+/**
+ * The document APIs' live demos on the built app: HTML to PDF shows the PDF in the page (the
+ * preview server has no Chromium for the engine Worker, so pdfmake prints it), and Image to Text
+ * shows an upload's progress and draws the boxes it read over the image.
+ */
+import { expect, test } from "vitest";
+import { openPage, signUpAndConfirm, useBrowser } from "./browser";
+
+const browser = useBrowser();
+
+test("HTML to PDF shows its PDF inline; Image to Text shows the upload's progress and draws its boxes", async () => {
+  const page = await browser.newPage();
+  await signUpAndConfirm(page, `documents-${Date.now()}@example.com`);
+  await openPage(page, "/user/apikey");
+  await page.getByLabel("Key name").fill("Documents");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await page.getByTestId("new-api-key").waitFor();
+
+  // The docs' example prints to a PDF framed in the page, from a blob URL the page's CSP allows.
+  const blocked: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+  });
+  await openPage(page, "/html-to-pdf/live-demo");
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByTestId("demo-status").waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId("demo-status").textContent()).toBe("200");
+  const frame = page.getByTitle("The PDF the API answered");
+  await frame.waitFor();
+  expect(await frame.getAttribute("src")).toMatch(/^blob:/);
+  expect(blocked).toEqual([]);
+
+  // The docs' example (a data URL) is read and its lines outlined over it.
+  await openPage(page, "/image-to-text/live-demo");
+  await page.waitForTimeout(1_100);
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByTestId("ocr-overlay").waitFor({ timeout: 30_000 });
+  expect(await page.getByTestId("ocr-line").count()).toBeGreaterThan(0);
+
+  // An uploaded image, sent slowly enough to watch: the progress shows, then the boxes over it.
+  const png = await page.evaluate(() => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 900;
+    canvas.height = 200;
+    const context = canvas.getContext("2d")!;
+    // A light grey grain under the text: a few hundred KB that compress badly, so the upload
+    // has several progress steps (Chromium reports a body in 16 KB reads), and Tesseract, which
+    // thresholds the page, still reads black on near-white.
+    const grain = context.createImageData(canvas.width, canvas.height);
+    for (let index = 0; index < grain.data.length; index += 4) {
+      const level = 235 + Math.floor(Math.random() * 21);
+      grain.data.set([level, level, level, 255], index);
+    }
+    context.putImageData(grain, 0, 0);
+    context.fillStyle = "#000";
+    context.font = "56px sans-serif";
+    context.fillText("Portico reads this line", 30, 120);
+    return canvas.toDataURL("image/png").split(",")[1]!;
+  });
+  const bytes = Buffer.from(png, "base64");
+  await page.getByLabel(/^Input/).fill(JSON.stringify({ language: "eng", wordBoxes: true }));
+  await page.getByLabel(/^File for image/).setInputFiles({ name: "line.png", mimeType: "image/png", buffer: bytes });
+  const cdp = await page.context().newCDPSession(page);
+  // About four seconds for the upload: long enough to see several progress steps.
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: Math.max(1024, Math.round(bytes.length / 4)),
+  });
+  await page.waitForTimeout(1_100);
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByText(/^Uploading… \d+%$/).waitFor({ timeout: 10_000 });
+  expect(await page.locator("progress#demo-upload-progress").count()).toBe(1);
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  // The earlier answer stays on show until this one arrives: wait for the overlay over the upload.
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="ocr-overlay"] image')?.getAttribute("href")?.startsWith("blob:") === true,
+    undefined,
+    { timeout: 30_000 },
+  );
+  expect(await page.locator("pre code").textContent()).toMatch(/Portico reads this line/);
+  // One line, its four words outlined too.
+  expect(await page.getByTestId("ocr-line").count()).toBe(1);
+  expect(await page.locator('[data-testid="ocr-line"] rect').count()).toBe(1 + 4);
+}, 120_000);
