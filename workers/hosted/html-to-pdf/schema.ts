@@ -84,8 +84,12 @@ const fields = {
     "With `html`: the address the document is printed at, so its relative links, images and style sheets resolve against it.",
   ),
   format: FormatSchema.optional(),
-  width: PaperLengthSchema.optional().describe("The paper's width, with `height` (instead of `format`)."),
-  height: PaperLengthSchema.optional().describe("The paper's height, with `width` (instead of `format`)."),
+  width: PaperLengthSchema.optional().describe(
+    "The paper's width, with `height` (instead of `format`). Gotenberg: `paperWidth`.",
+  ),
+  height: PaperLengthSchema.optional().describe(
+    "The paper's height, with `width` (instead of `format`). Gotenberg: `paperHeight`.",
+  ),
   landscape: z.boolean().default(false).describe("Turn the paper sideways."),
   margin: z
     .object({
@@ -97,7 +101,7 @@ const fields = {
     .strict()
     .optional()
     .describe(
-      `The page margins, each a length; a side left out is ${DEFAULT_MARGIN}. Headers and footers print inside the top and bottom margins.`,
+      `The page margins, each a length; a side left out is ${DEFAULT_MARGIN}. Headers and footers print inside the top and bottom margins. Gotenberg: \`marginTop\`, \`marginRight\`, \`marginBottom\`, \`marginLeft\`.`,
     ),
   printBackground: z
     .boolean()
@@ -106,14 +110,15 @@ const fields = {
   scale: z.number().min(0.1).max(2).default(1).describe("Zoom of the page's content, 0.1–2."),
   pageRanges: z
     .string()
-    .regex(PAGE_RANGES, 'must be page numbers and ranges such as "1-3, 5"')
+    // A refinement rather than a regex, so the docs show the example, not the pattern.
+    .refine((ranges) => PAGE_RANGES.test(ranges), 'must be page numbers and ranges such as "1-3, 5"')
     .optional()
-    .describe('Pages to keep, such as `"1-3, 5"` (from 1); every page when left out.'),
+    .describe('Pages to keep, such as `"1-3, 5"` (from 1); every page when left out. Gotenberg: `nativePageRanges`.'),
   headerHtml: TemplateSchema.optional().describe(
-    'HTML printed at the top of every page. `<span class="pageNumber"></span>`, `totalPages`, `date`, `title` and `url` are filled in.',
+    'HTML printed at the top of every page. `<span class="pageNumber"></span>`, `totalPages`, `date`, `title` and `url` are filled in. Gotenberg: the `header.html` file.',
   ),
   footerHtml: TemplateSchema.optional().describe(
-    'HTML printed at the bottom of every page, e.g. `Page <span class="pageNumber"></span> of <span class="totalPages"></span>`.',
+    'HTML printed at the bottom of every page, e.g. `Page <span class="pageNumber"></span> of <span class="totalPages"></span>`. Gotenberg: the `footer.html` file.',
   ),
   headerTemplate: TemplateSchema.optional().describe("Puppeteer's name for `headerHtml`."),
   footerTemplate: TemplateSchema.optional().describe("Puppeteer's name for `footerHtml`."),
@@ -125,7 +130,7 @@ const fields = {
     .union([z.string().min(1).max(1024), WaitMsSchema])
     .optional()
     .describe(
-      `Before printing, wait for a CSS selector to match (a string) or for a number of milliseconds (at most ${MAX_WAIT_MS}).`,
+      `Before printing, wait for a CSS selector to match (a string) or for a number of milliseconds (at most ${MAX_WAIT_MS}; Gotenberg's \`waitDelay\`).`,
     ),
   waitForSelector: z
     .union([
@@ -138,7 +143,7 @@ const fields = {
     ),
   waitForTimeout: WaitMsSchema.optional().describe("Browserless's and Browser Rendering's name for a delay `waitFor`."),
   emulateMedia: MediaSchema.optional().describe(
-    "The CSS media type the page is laid out for: `print` (the default) or `screen`.",
+    "The CSS media type the page is laid out for: `print` (the default) or `screen`. Gotenberg: `emulatedMediaType`.",
   ),
   emulateMediaType: MediaSchema.optional().describe("Puppeteer's name for `emulateMedia`."),
   engine: z
