@@ -28,12 +28,61 @@ export const DOCUMENT_LIMITS = {
 } as const;
 
 /** Elements whose content is not part of the printed page. */
-const DROPPED = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "LINK", "META", "IFRAME", "OBJECT", "EMBED", "HEAD", "TITLE", "BASE"]);
+const DROPPED = new Set([
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "TEMPLATE",
+  "LINK",
+  "META",
+  "IFRAME",
+  "OBJECT",
+  "EMBED",
+  "HEAD",
+  "TITLE",
+  "BASE",
+]);
+
+/**
+ * Characters the standard fonts cannot show: they encode Windows-1252 only (Latin-1 and a few
+ * typographic marks), and pdfkit would write anything else as the wrong glyphs ("Ελληνικά"
+ * came out as "9S»;³·;Ó¹;"). Each becomes "?", which at least says something is missing.
+ */
+const OUTSIDE_FONTS_SOURCE = "[^\\t\\n\\r\\x20-\\x7e\\xa0-\\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]";
+const OUTSIDE_FONTS = new RegExp(OUTSIDE_FONTS_SOURCE, "u");
+const OUTSIDE_FONTS_ALL = new RegExp(OUTSIDE_FONTS_SOURCE, "gu");
 
 /** Elements html-to-pdfmake lays out as blocks of their own (a stack, a cell, a list item). */
 const BLOCKS = new Set([
-  "P", "DIV", "LI", "TD", "TH", "H1", "H2", "H3", "H4", "H5", "H6", "PRE", "BLOCKQUOTE", "SECTION", "ARTICLE",
-  "HEADER", "FOOTER", "MAIN", "NAV", "ASIDE", "FIGURE", "FIGCAPTION", "DL", "DT", "DD", "ADDRESS", "TABLE", "UL", "OL",
+  "P",
+  "DIV",
+  "LI",
+  "TD",
+  "TH",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "PRE",
+  "BLOCKQUOTE",
+  "SECTION",
+  "ARTICLE",
+  "HEADER",
+  "FOOTER",
+  "MAIN",
+  "NAV",
+  "ASIDE",
+  "FIGURE",
+  "FIGCAPTION",
+  "DL",
+  "DT",
+  "DD",
+  "ADDRESS",
+  "TABLE",
+  "UL",
+  "OL",
 ]);
 
 type ParsedDocument = ReturnType<typeof parseHTML>["document"];
@@ -45,15 +94,25 @@ export interface PreparedDocument {
   baseHref: string | undefined;
 }
 
-export type Refusal = { ok: false; problem: "invalid-input" | "unreadable-document"; detail: string; reason?: "too-large" };
+export type Refusal = {
+  ok: false;
+  problem: "invalid-input" | "unreadable-document";
+  detail: string;
+  reason?: "too-large";
+};
 
 /**
  * Parses and bounds the page: counts nodes, depth and text before anything is converted,
  * drops what is not printed, and makes backgrounds follow `printBackground`.
  */
-export function prepareDocument(html: string, printBackground: boolean): { ok: true; prepared: PreparedDocument } | Refusal {
+export function prepareDocument(
+  html: string,
+  printBackground: boolean,
+): { ok: true; prepared: PreparedDocument } | Refusal {
   if (html.length > DOCUMENT_LIMITS.htmlChars) {
-    return tooLarge(`The HTML is ${html.length} characters; the embedded engine lays out at most ${DOCUMENT_LIMITS.htmlChars}.`);
+    return tooLarge(
+      `The HTML is ${html.length} characters; the embedded engine lays out at most ${DOCUMENT_LIMITS.htmlChars}.`,
+    );
   }
   const { document } = parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
   const title = document.querySelector("title")?.textContent?.trim() ?? "";
@@ -70,16 +129,24 @@ export function prepareDocument(html: string, printBackground: boolean): { ok: t
   while (stack.length > 0) {
     const { node, depth, block } = stack.pop()!;
     if (++nodes > DOCUMENT_LIMITS.nodes) {
-      return tooLarge(`The page has more than ${DOCUMENT_LIMITS.nodes} elements and text runs; the embedded engine lays out at most that many.`);
+      return tooLarge(
+        `The page has more than ${DOCUMENT_LIMITS.nodes} elements and text runs; the embedded engine lays out at most that many.`,
+      );
     }
     if (depth > DOCUMENT_LIMITS.depth) {
-      return tooLarge(`The page nests elements more than ${DOCUMENT_LIMITS.depth} deep; the embedded engine lays out at most that depth.`);
+      return tooLarge(
+        `The page nests elements more than ${DOCUMENT_LIMITS.depth} deep; the embedded engine lays out at most that depth.`,
+      );
     }
     if (node.nodeType === 3) {
-      const length = node.textContent?.length ?? 0;
+      const text = node.textContent ?? "";
+      if (OUTSIDE_FONTS.test(text)) node.textContent = text.replace(OUTSIDE_FONTS_ALL, "?");
+      const length = text.length;
       textChars += length;
       if (textChars > DOCUMENT_LIMITS.textChars) {
-        return tooLarge(`The page holds more than ${DOCUMENT_LIMITS.textChars} characters of text; the embedded engine lays out at most that many.`);
+        return tooLarge(
+          `The page holds more than ${DOCUMENT_LIMITS.textChars} characters of text; the embedded engine lays out at most that many.`,
+        );
       }
       const inBlock = (blockChars.get(block) ?? 0) + length;
       blockChars.set(block, inBlock);
@@ -104,7 +171,9 @@ export function prepareDocument(html: string, printBackground: boolean): { ok: t
     if (element.nodeName.toUpperCase() === "TABLE") {
       const table = normaliseTable(element);
       if (table === "too-large") {
-        return tooLarge(`A table has more than ${DOCUMENT_LIMITS.nodes} cells once its rows are filled out; the embedded engine lays out at most that many.`);
+        return tooLarge(
+          `A table has more than ${DOCUMENT_LIMITS.nodes} cells once its rows are filled out; the embedded engine lays out at most that many.`,
+        );
       }
       if (table === "empty") {
         drop.push(element);
@@ -115,7 +184,8 @@ export function prepareDocument(html: string, printBackground: boolean): { ok: t
     if (style) element.setAttribute("style", cleanStyle(style, printBackground));
     if (!printBackground) element.removeAttribute("bgcolor");
     const childBlock = BLOCKS.has(element.nodeName.toUpperCase()) ? element : block;
-    for (let child = element.lastChild; child; child = child.previousSibling) stack.push({ node: child, depth: depth + 1, block: childBlock });
+    for (let child = element.lastChild; child; child = child.previousSibling)
+      stack.push({ node: child, depth: depth + 1, block: childBlock });
   }
   for (const element of drop) element.remove();
   return { ok: true, prepared: { document, title, baseHref } };
@@ -146,9 +216,9 @@ export function normaliseTable(table: Element): "ok" | "empty" | "too-large" {
       child.remove();
     }
   }
-  const rows = [...table.children].filter((section) => /^(THEAD|TBODY|TFOOT)$/i.test(section.nodeName)).flatMap((section) =>
-    [...section.children].filter((row) => row.nodeName.toUpperCase() === "TR"),
-  );
+  const rows = [...table.children]
+    .filter((section) => /^(THEAD|TBODY|TFOOT)$/i.test(section.nodeName))
+    .flatMap((section) => [...section.children].filter((row) => row.nodeName.toUpperCase() === "TR"));
   // Columns each row covers, with cells spanning down from the rows above.
   const covered: number[] = rows.map(() => 0);
   rows.forEach((row, index) => {
@@ -158,7 +228,10 @@ export function normaliseTable(table: Element): "ok" | "empty" | "too-large" {
         continue;
       }
       const colspan = Math.max(1, Math.min(MAX_COLUMNS, Number.parseInt(cell.getAttribute("colspan") ?? "1", 10) || 1));
-      const rowspan = Math.max(1, Math.min(rows.length - index, Number.parseInt(cell.getAttribute("rowspan") ?? "1", 10) || 1));
+      const rowspan = Math.max(
+        1,
+        Math.min(rows.length - index, Number.parseInt(cell.getAttribute("rowspan") ?? "1", 10) || 1),
+      );
       if (cell.hasAttribute("colspan")) cell.setAttribute("colspan", String(colspan));
       if (cell.hasAttribute("rowspan")) cell.setAttribute("rowspan", String(rowspan));
       for (let spanned = 0; spanned < rowspan; spanned++) covered[index + spanned]! += colspan;
@@ -188,14 +261,21 @@ export function cleanStyle(style: string, printBackground: boolean): string {
     const colon = declaration.indexOf(":");
     if (colon < 0) continue;
     const property = declaration.slice(0, colon).trim().toLowerCase();
-    const value = declaration.slice(colon + 1).replace(/!important/i, "").trim();
+    const value = declaration
+      .slice(colon + 1)
+      .replace(/!important/i, "")
+      .trim();
     if (!value) continue;
     if (property === "background" || property === "background-color") {
       if (printBackground && isPlainColour(value)) kept.push(`background-color:${value}`);
       continue;
     }
     if (property.startsWith("background")) continue;
-    if ((property === "color" || property.endsWith("-color") || property.startsWith("border")) && /var\(|url\(|gradient/i.test(value)) continue;
+    if (
+      (property === "color" || property.endsWith("-color") || property.startsWith("border")) &&
+      /var\(|url\(|gradient/i.test(value)
+    )
+      continue;
     // Only absolute and font-relative lengths reach pdfmake as numbers; vw/vh/%/calc() would not.
     if (/calc\(|var\(|\d(vw|vh|vmin|vmax|ch|ex)\b/i.test(value)) continue;
     kept.push(`${property}:${value}`);
@@ -204,7 +284,10 @@ export function cleanStyle(style: string, printBackground: boolean): string {
 }
 
 function isPlainColour(value: string): boolean {
-  return /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([^()]*\)|[a-z]+)$/i.test(value) && !/^(transparent|none|inherit|initial|unset|currentcolor)$/i.test(value);
+  return (
+    /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([^()]*\)|[a-z]+)$/i.test(value) &&
+    !/^(transparent|none|inherit|initial|unset|currentcolor)$/i.test(value)
+  );
 }
 
 /** The fonts the engine has: pdfkit's standard 14, as Helvetica, Times and Courier. */
@@ -250,7 +333,10 @@ function windowFor(document: ParsedDocument) {
 }
 
 /** The body as pdfmake content, with its images as references to resolve. */
-export function convertBody(document: ParsedDocument, printBackground: boolean): { content: unknown; images: Record<string, string> } {
+export function convertBody(
+  document: ParsedDocument,
+  printBackground: boolean,
+): { content: unknown; images: Record<string, string> } {
   return htmlToPdfmake("", {
     window: windowFor(document),
     imagesByReference: true,
@@ -263,12 +349,19 @@ export function convertBody(document: ParsedDocument, printBackground: boolean):
 /** A header or footer template as pdfmake content (no images: they would need fetching per page). */
 export function convertFragment(document: ParsedDocument): unknown {
   for (const image of [...document.querySelectorAll("img")]) image.remove();
-  const converted = htmlToPdfmake("", { window: windowFor(document), defaultStyles: DEFAULT_STYLES, removeExtraBlanks: true });
+  const converted = htmlToPdfmake("", {
+    window: windowFor(document),
+    defaultStyles: DEFAULT_STYLES,
+    removeExtraBlanks: true,
+  });
   return converted;
 }
 
 /** A fragment of HTML (a header template) parsed on its own. */
-export function parseFragment(html: string, printBackground: boolean): { ok: true; document: ParsedDocument } | Refusal {
+export function parseFragment(
+  html: string,
+  printBackground: boolean,
+): { ok: true; document: ParsedDocument } | Refusal {
   const prepared = prepareDocument(html, printBackground);
   return prepared.ok ? { ok: true, document: prepared.prepared.document } : prepared;
 }
@@ -318,7 +411,8 @@ export function fitContent(
 function scaleKey(record: Record<string, unknown>, key: string, scale: number): void {
   const value = record[key];
   if (typeof value === "number") record[key] = value * scale;
-  else if (Array.isArray(value) && value.every((item) => typeof item === "number")) record[key] = value.map((item: number) => item * scale);
+  else if (Array.isArray(value) && value.every((item) => typeof item === "number"))
+    record[key] = value.map((item: number) => item * scale);
 }
 
 function tooLarge(detail: string): Refusal {

@@ -31,7 +31,8 @@ function fakeFetcher(routes: Record<string, { bytes: Uint8Array; contentType: st
     asked.push(url);
     const route = routes[url];
     if (!route) return { ok: false, detail: `${url} is not allowed: it resolves to a private address.` };
-    if (route.bytes.length > options.maxBytes) return { ok: false, detail: `${url} is larger than ${options.maxBytes} bytes.` };
+    if (route.bytes.length > options.maxBytes)
+      return { ok: false, detail: `${url} is larger than ${options.maxBytes} bytes.` };
     return { ok: true, bytes: route.bytes, contentType: route.contentType, finalUrl: url };
   };
   return { fetcher, asked };
@@ -63,7 +64,10 @@ function imageSizes(pdf: Uint8Array): string[] {
 }
 
 const paragraphs = (count: number) =>
-  Array.from({ length: count }, (_, i) => `<p>Paragraph ${i + 1} of a long report, long enough to wrap over a line or two of the page.</p>`).join("");
+  Array.from(
+    { length: count },
+    (_, i) => `<p>Paragraph ${i + 1} of a long report, long enough to wrap over a line or two of the page.</p>`,
+  ).join("");
 
 describe("printEmbedded", () => {
   it("prints headings, paragraphs, lists and tables as text on an A4 page", async () => {
@@ -78,7 +82,19 @@ describe("printEmbedded", () => {
     expect(pdf.pages[0]).toMatchObject({ orientation: "portrait" });
     expect(pdf.pages[0]!.width).toBeCloseTo(PAPER_POINTS.A4.width, 0);
     expect(pdf.pages[0]!.height).toBeCloseTo(PAPER_POINTS.A4.height, 0);
-    for (const text of ["Quarterly report", "Revenue grew twelve percent and costs fell.", "First point", "Second point", "Step two", "Region", "Sales", "North", "1200", "South", "950"]) {
+    for (const text of [
+      "Quarterly report",
+      "Revenue grew twelve percent and costs fell.",
+      "First point",
+      "Second point",
+      "Step two",
+      "Region",
+      "Sales",
+      "North",
+      "1200",
+      "South",
+      "950",
+    ]) {
       expect(pdf.text).toContain(text);
     }
   });
@@ -89,7 +105,33 @@ describe("printEmbedded", () => {
         <tr><td rowspan="2">Tall</td><td>b1</td></tr><tr><td>b2</td><td>c2</td><td>extra</td></tr></table>
       <table></table><table><tr></tr></table>
       <table><tbody><tr><td>Nested <table><tr><td>inner</td></tr></table></td></tr></tbody></table>`);
-    for (const text of ["Wide header", "Third", "Tall", "b1", "b2", "c2", "extra", "Nested", "inner"]) expect(pdf.text).toContain(text);
+    for (const text of ["Wide header", "Third", "Tall", "b1", "b2", "c2", "extra", "Nested", "inner"])
+      expect(pdf.text).toContain(text);
+  });
+
+  it("lays flex and grid out as plain blocks, keeping their text", async () => {
+    const { pdf } = await printed(`
+      <div style="display: flex; gap: 1rem"><div>Flex one</div><div>Flex two</div></div>
+      <div style="display: grid; grid-template-columns: 1fr 1fr"><span>Grid one</span><span>Grid two</span></div>`);
+    for (const text of ["Flex one", "Flex two", "Grid one", "Grid two"]) expect(pdf.text).toContain(text);
+  });
+
+  it("prints Latin-1 and Windows-1252's marks, and characters outside the standard fonts as ?", async () => {
+    const { pdf } = await printed(
+      "<p>Café déjà vu, Müller, señor</p><p>Ελληνικά 日本語 😀 € — “quotes”</p><p>After</p>",
+    );
+    expect(pdf.text).toContain("Café déjà vu, Müller, señor");
+    expect(pdf.text).toContain("???????? ??? ? € — “quotes”");
+    expect(pdf.text).toContain("After");
+  });
+
+  it("draws inline SVG shapes and survives a broken one", async () => {
+    const { pdf } = await printed(`<p>Before</p>
+      <svg width="120" height="40" viewBox="0 0 120 40"><rect x="0" y="0" width="120" height="40" fill="#2563eb"/>
+      <image href="https://tracker.example/pixel.png" width="10" height="10"/></svg>
+      <svg width="10" height="10"><path d="M 0 0 L oops"/></svg><p>After</p>`);
+    expect(pdf.text).toContain("Before");
+    expect(pdf.text).toContain("After");
   });
 
   it("leaves out scripts, styles and hidden elements", async () => {
@@ -108,7 +150,18 @@ describe("printEmbedded", () => {
       <p style="font-family: 'Times New Roman', serif">serif</p><pre>mono</pre><p style="font-family: Comic Sans MS">unknown font</p>`;
     for (const printBackground of [true, false]) {
       const { pdf } = await printed(html, { printBackground });
-      for (const text of ["rgb on grey", "hsl", "var", "hex alpha", "cell", "red cell", "serif", "mono", "unknown font"]) expect(pdf.text).toContain(text);
+      for (const text of [
+        "rgb on grey",
+        "hsl",
+        "var",
+        "hex alpha",
+        "cell",
+        "red cell",
+        "serif",
+        "mono",
+        "unknown font",
+      ])
+        expect(pdf.text).toContain(text);
     }
   });
 
@@ -197,11 +250,17 @@ describe("printEmbedded", () => {
 
   it("prints a page fetched from {url} through the fetcher, and answers its refusal as invalid-input", async () => {
     const page = new TextEncoder().encode("<html><body><h2>Fetched page</h2></body></html>");
-    const { fetcher } = fakeFetcher({ "https://site.example/": { bytes: page, contentType: "text/html; charset=utf-8" } });
+    const { fetcher } = fakeFetcher({
+      "https://site.example/": { bytes: page, contentType: "text/html; charset=utf-8" },
+    });
     const { pdf } = await printed("", { source: { url: "https://site.example/" } }, fetcher);
     expect(pdf.text).toContain("Fetched page");
     const refused = await printEmbedded(request("", { source: { url: "http://127.0.0.1/" } }), fetcher);
-    expect(refused).toMatchObject({ ok: false, problem: "invalid-input", detail: expect.stringContaining("private address") });
+    expect(refused).toMatchObject({
+      ok: false,
+      problem: "invalid-input",
+      detail: expect.stringContaining("private address"),
+    });
   });
 
   it("needs waitFor's selector in the page as sent, and ignores a delay", async () => {
@@ -214,8 +273,15 @@ describe("printEmbedded", () => {
   });
 
   it("refuses unusable page geometry", async () => {
-    expect(await printEmbedded(request("<p>x</p>", { paper: { width: "50%", height: "10in" } }), noNetwork)).toMatchObject({ ok: false, problem: "invalid-input" });
-    expect(await printEmbedded(request("<p>x</p>", { margin: { top: "5in", right: "0", bottom: "7in", left: "0" } }), noNetwork)).toMatchObject({ ok: false, problem: "invalid-input" });
+    expect(
+      await printEmbedded(request("<p>x</p>", { paper: { width: "50%", height: "10in" } }), noNetwork),
+    ).toMatchObject({ ok: false, problem: "invalid-input" });
+    expect(
+      await printEmbedded(
+        request("<p>x</p>", { margin: { top: "5in", right: "0", bottom: "7in", left: "0" } }),
+        noNetwork,
+      ),
+    ).toMatchObject({ ok: false, problem: "invalid-input" });
   });
 
   it("refuses pages too large to lay out within the isolate's memory, before converting them", async () => {
@@ -225,18 +291,31 @@ describe("printEmbedded", () => {
     const nested = await printEmbedded(request("<div>".repeat(5000) + "deep" + "</div>".repeat(5000)), noNetwork);
     expect(nested).toMatchObject({ ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } });
     const text = await printEmbedded(request(`<p>${"word ".repeat(9_000)}</p>`.repeat(14)), noNetwork);
-    expect(text).toMatchObject({ ok: false, problem: "unreadable-document", detail: expect.stringContaining("characters of text") });
+    expect(text).toMatchObject({
+      ok: false,
+      problem: "unreadable-document",
+      detail: expect.stringContaining("characters of text"),
+    });
     // One long block costs pdfmake time quadratically: it is bounded on its own.
     const block = await printEmbedded(request(`<p>${"word ".repeat(11_000)}</p>`), noNetwork);
-    expect(block).toMatchObject({ ok: false, problem: "unreadable-document", detail: expect.stringContaining("per block") });
+    expect(block).toMatchObject({
+      ok: false,
+      problem: "unreadable-document",
+      detail: expect.stringContaining("per block"),
+    });
   });
 });
 
 describe("the embedded engine in the engine Worker", () => {
   it("answers engine: embedded over RPC with a pdfmake PDF, fetching images through the caller's function", async () => {
-    const { fetcher, asked } = fakeFetcher({ "https://images.example/a.jpg": { bytes: makeJpeg(16, 12, () => RED), contentType: "image/jpeg" } });
+    const { fetcher, asked } = fakeFetcher({
+      "https://images.example/a.jpg": { bytes: makeJpeg(16, 12, () => RED), contentType: "image/jpeg" },
+    });
     const outcome = await env.ENGINES.htmlToPdf(
-      request('<h1>Over RPC</h1><img src="https://images.example/a.jpg">', { paper: { format: "Letter" }, landscape: true }),
+      request('<h1>Over RPC</h1><img src="https://images.example/a.jpg">', {
+        paper: { format: "Letter" },
+        landscape: true,
+      }),
       fetcher,
     );
     if (!outcome.ok) throw new Error(`${outcome.problem}: ${outcome.detail}`);

@@ -94,7 +94,12 @@ export async function resolveImages(
       }
       pngPixels += pixels;
     }
-    const image = { key, dataUrl: `data:${header.mimeType};base64,${toBase64(bytes.bytes)}`, width: header.width, height: header.height };
+    const image = {
+      key,
+      dataUrl: `data:${header.mimeType};base64,${toBase64(bytes.bytes)}`,
+      width: header.width,
+      height: header.height,
+    };
     images.set(key, image);
     if (absolute !== null) byUrl.set(absolute, image);
   }
@@ -122,7 +127,8 @@ async function imageBytes(
   } catch {
     return { ok: false, detail: baseUrl ? "not a URL" : "a relative URL, and the request has no baseUrl" };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, detail: `${url.protocol} URLs are not fetched` };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { ok: false, detail: `${url.protocol} URLs are not fetched` };
   const remaining = deadline - Date.now();
   if (remaining <= 0) return { ok: false, detail: "no time was left to fetch it" };
   let timer: ReturnType<typeof setTimeout> | undefined;

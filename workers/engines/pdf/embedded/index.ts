@@ -24,8 +24,21 @@ import pdfMake from "pdfmake/build/pdfmake.min.js";
 import courier from "pdfmake/build/standard-fonts/Courier.js";
 import helvetica from "pdfmake/build/standard-fonts/Helvetica.js";
 import times from "pdfmake/build/standard-fonts/Times.js";
-import type { DocumentFailure, HtmlToPdfOutcome, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
-import { convertBody, convertFragment, fitContent, FONTS, parseFragment, prepareDocument, type Refusal } from "./document";
+import type {
+  DocumentFailure,
+  HtmlToPdfOutcome,
+  HtmlToPdfRequest,
+  ResourceFetcher,
+} from "~workers/hosted/capabilities";
+import {
+  convertBody,
+  convertFragment,
+  fitContent,
+  FONTS,
+  parseFragment,
+  prepareDocument,
+  type Refusal,
+} from "./document";
 import { resolveImages } from "./images";
 import { pageGeometry, selectPages } from "./layout";
 
@@ -38,7 +51,10 @@ pdfMake.addFontContainer(helvetica);
 pdfMake.addFontContainer(times);
 pdfMake.addFontContainer(courier);
 
-export async function printEmbedded(request: HtmlToPdfRequest, fetchResource: ResourceFetcher): Promise<HtmlToPdfOutcome> {
+export async function printEmbedded(
+  request: HtmlToPdfRequest,
+  fetchResource: ResourceFetcher,
+): Promise<HtmlToPdfOutcome> {
   const deadline = Date.now() + request.timeoutMs;
   const geometry = pageGeometry(request);
   if (!geometry.ok) return invalid(geometry.detail);
@@ -50,10 +66,17 @@ export async function printEmbedded(request: HtmlToPdfRequest, fetchResource: Re
   let html: string;
   let baseUrl: string | undefined;
   if ("url" in request.source) {
-    const page = await fetchResource(request.source.url, { maxBytes: PAGE_MAX_BYTES, accept: "text/html,application/xhtml+xml" });
+    const page = await fetchResource(request.source.url, {
+      maxBytes: PAGE_MAX_BYTES,
+      accept: "text/html,application/xhtml+xml",
+    });
     if (!page.ok) return invalid(page.detail);
     if (!/html|xml|text\/plain/i.test(page.contentType) && page.contentType !== "") {
-      return { ok: false, problem: "unsupported-media-type", detail: `${request.source.url} answered ${page.contentType}, not an HTML page.` };
+      return {
+        ok: false,
+        problem: "unsupported-media-type",
+        detail: `${request.source.url} answered ${page.contentType}, not an HTML page.`,
+      };
     }
     html = new TextDecoder().decode(page.bytes);
     baseUrl = page.finalUrl;

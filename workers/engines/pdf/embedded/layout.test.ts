@@ -15,7 +15,8 @@ describe("cssLengthToPoints", () => {
   });
 
   it("refuses relative and malformed lengths", () => {
-    for (const length of ["50%", "2em", "10vw", "-1cm", "cm", "", "1 2cm"]) expect(cssLengthToPoints(length)).toBeNull();
+    for (const length of ["50%", "2em", "10vw", "-1cm", "cm", "", "1 2cm"])
+      expect(cssLengthToPoints(length)).toBeNull();
   });
 });
 
@@ -45,7 +46,9 @@ describe("cleanStyle", () => {
   });
 
   it("drops values pdfmake cannot read as colours or lengths", () => {
-    expect(cleanStyle("color: var(--brand); width: calc(100% - 2px); font-size: 3vw; margin: 4px", true)).toBe("margin:4px");
+    expect(cleanStyle("color: var(--brand); width: calc(100% - 2px); font-size: 3vw; margin: 4px", true)).toBe(
+      "margin:4px",
+    );
   });
 });
 

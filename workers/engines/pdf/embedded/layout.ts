@@ -49,7 +49,9 @@ export interface PageGeometry {
 }
 
 /** The page size and margins, or the sentence saying which field is unusable. */
-export function pageGeometry(request: HtmlToPdfRequest): { ok: true; geometry: PageGeometry } | { ok: false; detail: string } {
+export function pageGeometry(
+  request: HtmlToPdfRequest,
+): { ok: true; geometry: PageGeometry } | { ok: false; detail: string } {
   let width: number;
   let height: number;
   if ("format" in request.paper) {
@@ -65,13 +67,17 @@ export function pageGeometry(request: HtmlToPdfRequest): { ok: true; geometry: P
   if (request.landscape) [width, height] = [height, width];
   for (const side of [width, height]) {
     if (side < MIN_SIDE_POINTS || side > MAX_SIDE_POINTS) {
-      return { ok: false, detail: `Each side of the paper must be between 1in and 200in; this one is ${round(side)}pt.` };
+      return {
+        ok: false,
+        detail: `Each side of the paper must be between 1in and 200in; this one is ${round(side)}pt.`,
+      };
     }
   }
   const margins: number[] = [];
   for (const side of ["left", "top", "right", "bottom"] as const) {
     const points = cssLengthToPoints(request.margin[side]);
-    if (points === null) return { ok: false, detail: `margin.${side} must be an absolute CSS length (px, pt, pc, in, cm, mm).` };
+    if (points === null)
+      return { ok: false, detail: `margin.${side} must be an absolute CSS length (px, pt, pc, in, cm, mm).` };
     margins.push(points);
   }
   const [left, top, right, bottom] = margins as [number, number, number, number];

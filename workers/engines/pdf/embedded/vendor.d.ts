@@ -39,7 +39,10 @@ declare module "html-to-pdfmake" {
     removeTagClasses?: boolean;
     tableAutoSize?: boolean;
   }
-  function htmlToPdfmake(html: string, options: HtmlToPdfmakeOptions & { imagesByReference: true }): {
+  function htmlToPdfmake(
+    html: string,
+    options: HtmlToPdfmakeOptions & { imagesByReference: true },
+  ): {
     content: unknown;
     images: Record<string, string>;
   };
