@@ -1,0 +1,117 @@
+/**
+ * Reads named entries of a ZIP (a DOCX) without trusting what the archive says about itself:
+ * entries are found in the central directory, and each is inflated in small slices of its
+ * compressed bytes with a running count of what came out, so a zip bomb (a few hundred KB that
+ * inflate to gigabytes, whatever size its headers declare) is stopped at the limit instead of
+ * filling the isolate's memory.
+ */
+import { Inflate } from "fflate";
+
+export type ZipRead =
+  { ok: true; files: Map<string, Uint8Array> } | { ok: false; reason: "malformed" | "too-large" | "encrypted" };
+
+/** Compressed bytes handed to the inflater at once: at most ~1 MB of output per slice (deflate's ratio is ≤ 1032). */
+const SLICE = 1024;
+
+interface Entry {
+  name: string;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  localOffset: number;
+}
+
+/** The names in the archive's central directory, or null when there is none to read. */
+export function zipEntries(bytes: Uint8Array): Entry[] | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The end-of-central-directory record sits in the last 64 KiB + 22 bytes (its comment is ≤ 64 KiB).
+  let end = -1;
+  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 65_557); at--) {
+    if (view.getUint32(at, true) === 0x06054b50) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const entries: Entry[] = [];
+  const decoder = new TextDecoder();
+  for (let index = 0; index < count; index++) {
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null;
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    if (at + 46 + nameLength > bytes.length) return null;
+    entries.push({
+      name: decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
+      flags: view.getUint16(at + 8, true),
+      method: view.getUint16(at + 10, true),
+      compressedSize: view.getUint32(at + 20, true),
+      localOffset: view.getUint32(at + 42, true),
+    });
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/** The named entries' contents, inflating at most `maxTotalBytes` in all. */
+export function readZipEntries(bytes: Uint8Array, names: readonly string[], maxTotalBytes: number): ZipRead {
+  const entries = zipEntries(bytes);
+  if (!entries) return { ok: false, reason: "malformed" };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const files = new Map<string, Uint8Array>();
+  let budget = maxTotalBytes;
+  for (const entry of entries) {
+    if (!names.includes(entry.name) || files.has(entry.name)) continue;
+    if (entry.flags & 1) return { ok: false, reason: "encrypted" };
+    const local = entry.localOffset;
+    if (local + 30 > bytes.length || view.getUint32(local, true) !== 0x04034b50)
+      return { ok: false, reason: "malformed" };
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const end = start + entry.compressedSize;
+    if (end > bytes.length) return { ok: false, reason: "malformed" };
+    const data = bytes.subarray(start, end);
+    if (entry.method === 0) {
+      if (data.length > budget) return { ok: false, reason: "too-large" };
+      budget -= data.length;
+      files.set(entry.name, data);
+      continue;
+    }
+    if (entry.method !== 8) return { ok: false, reason: "malformed" };
+    const inflated = inflateBounded(data, budget);
+    if (!inflated.ok) return inflated;
+    budget -= inflated.bytes.length;
+    files.set(entry.name, inflated.bytes);
+  }
+  return { ok: true, files };
+}
+
+function inflateBounded(
+  data: Uint8Array,
+  limit: number,
+): { ok: true; bytes: Uint8Array } | { ok: false; reason: "malformed" | "too-large" } {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  const inflater = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > limit) over = true;
+    else chunks.push(chunk);
+  });
+  try {
+    for (let at = 0; at < data.length && !over; at += SLICE) {
+      inflater.push(data.subarray(at, Math.min(at + SLICE, data.length)), at + SLICE >= data.length);
+    }
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (over) return { ok: false, reason: "too-large" };
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { ok: true, bytes };
+}
