@@ -276,6 +276,8 @@ export interface HtmlToPdfRequest {
   engine: "auto" | "browser" | "embedded";
   paper: { format: PaperFormat } | { width: string; height: string };
   landscape: boolean;
+  /** The page's CSS `@page { size }` chooses the paper instead of `paper` (browser engines). */
+  preferCssPageSize?: boolean;
   margin: { top: string; right: string; bottom: string; left: string };
   printBackground: boolean;
   /** 0.1–2. */

@@ -67,6 +67,7 @@ export function pdfOptions(request: HtmlToPdfRequest, remainingMs: number): PDFO
   return {
     ...paper,
     landscape: request.landscape,
+    preferCSSPageSize: request.preferCssPageSize ?? false,
     printBackground: request.printBackground,
     scale: request.scale,
     ...(request.pageRanges && { pageRanges: request.pageRanges }),

@@ -49,11 +49,14 @@ async function printed(
   };
 }
 
-/** Within a point of the paper (Chromium rounds the paper to its own units). */
+/**
+ * Within a point of the paper: Chromium rounds the paper up to its own device units (A4 comes
+ * out 595.92 × 842.88 whether asked as `A4` or as 210mm × 297mm), never by a whole point.
+ */
 function expectPaper(pdf: InspectedPdf, paper: { width: number; height: number }): void {
   for (const page of pdf.pages) {
-    expect(page.width).toBeCloseTo(paper.width, -0.3);
-    expect(page.height).toBeCloseTo(paper.height, -0.3);
+    expect(Math.abs(page.width - paper.width), `width ${page.width} for ${paper.width}`).toBeLessThan(1);
+    expect(Math.abs(page.height - paper.height), `height ${page.height} for ${paper.height}`).toBeLessThan(1);
   }
 }
 
@@ -92,6 +95,15 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
     expectPaper(landscape, { width: PAPER_POINTS.A4.height, height: PAPER_POINTS.A4.width });
     const card = await printed({ html: "<p>card</p>", width: "10cm", height: "4in", margin: { top: 0, bottom: 0 } });
     expectPaper(card, { width: (10 / 2.54) * 72, height: 4 * 72 });
+  });
+
+  it("lets the page's CSS @page size choose the paper only when preferCSSPageSize is set", async () => {
+    const html = "<style>@page { size: 100mm 150mm }</style><p>sized by CSS</p>";
+    expectPaper(await printed({ html }), PAPER_POINTS.A4);
+    expectPaper(await printed({ html, preferCSSPageSize: true }), {
+      width: (100 / 25.4) * 72,
+      height: (150 / 25.4) * 72,
+    });
   });
 
   it("lays the text out within the margins: wider margins need more pages", async () => {
@@ -365,7 +377,7 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf through the gateway", ()
     expect(response.headers.get("ratelimit-policy")).toBeTruthy();
     const pdf = await inspectPdf(new Uint8Array(await response.arrayBuffer()));
     expect(pdf.text).toContain("Through the gateway");
-    expect(pdf.pages[0]?.width).toBeCloseTo(PAPER_POINTS.Letter.width, -0.3);
+    expectPaper(pdf, PAPER_POINTS.Letter);
   });
 
   it("wraps the PDF in JSON for ?as=json, keeping the headers", async () => {

@@ -91,6 +91,12 @@ const fields = {
     "The paper's height, with `width` (instead of `format`). Gotenberg: `paperHeight`.",
   ),
   landscape: z.boolean().default(false).describe("Turn the paper sideways."),
+  preferCSSPageSize: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Let the page's CSS `@page { size: … }` choose the paper instead of `format` or `width`/`height` (the browser engines). Gotenberg: `preferCssPageSize`.",
+    ),
   margin: z
     .object({
       top: LengthSchema.optional(),
@@ -229,6 +235,7 @@ export function toEngineRequest(input: HtmlToPdfInput, timeoutMs: number): HtmlT
         ? { width: input.width, height: input.height }
         : { format: (input.format ?? "A4") as PaperFormat },
     landscape: input.landscape,
+    ...(input.preferCSSPageSize && { preferCssPageSize: true }),
     margin: {
       top: input.margin?.top ?? DEFAULT_MARGIN,
       right: input.margin?.right ?? DEFAULT_MARGIN,
