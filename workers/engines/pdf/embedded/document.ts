@@ -374,7 +374,12 @@ export function parseFragment(
  */
 export function fitContent(
   content: unknown,
-  options: { scale: number; contentWidth: number; images: Map<string, { key: string; width: number; height: number }> },
+  options: {
+    scale: number;
+    contentWidth: number;
+    images: Map<string, { key: string; width: number; height: number }>;
+    baseUrl?: string | undefined;
+  },
 ): unknown {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) {
@@ -396,6 +401,11 @@ export function fitContent(
       record.maxWidth = options.contentWidth;
     }
     if (typeof record.font === "string") record.font = fontFor(record.font);
+    if (typeof record.link === "string") {
+      const link = safeLink(record.link, options.baseUrl);
+      if (link) record.link = link;
+      else delete record.link;
+    }
     scaleKey(record, "fontSize", options.scale);
     for (const key of ["margin", "marginLeft", "marginTop", "marginRight", "marginBottom", "leadingIndent"]) {
       scaleKey(record, key, options.scale);
@@ -406,6 +416,20 @@ export function fitContent(
     return record;
   };
   return visit(content);
+}
+
+/**
+ * A link as the PDF may carry it: absolute (against the page's URL), and only to the web, mail
+ * or a phone; a `javascript:` or `file:` link in a PDF is an attack on its reader, and a
+ * relative one leads nowhere.
+ */
+export function safeLink(href: string, baseUrl: string | undefined): string | null {
+  try {
+    const url = new URL(href.trim(), baseUrl);
+    return /^(https?|mailto|tel):$/.test(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 function scaleKey(record: Record<string, unknown>, key: string, scale: number): void {

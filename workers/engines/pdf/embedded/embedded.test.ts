@@ -5,7 +5,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { FetchedResource, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
-import { makeJpeg, makePng, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
+import { getDocumentProxy } from "unpdf";
+import { makeJpeg, makePng, makeWebp, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
 import { inspectPdf, PAPER_POINTS } from "../../../../tests/pdf-inspect";
 import { printEmbedded } from ".";
 
@@ -238,6 +239,32 @@ describe("printEmbedded", () => {
     expect(asked).toContain("http://10.0.0.1/secret.png");
   });
 
+  it("embeds a WebP as a PNG, which pdfkit reads, and leaves out one that does not decode", async () => {
+    const webp = makeWebp(24, 18, () => RED);
+    const broken = new Uint8Array(webp.slice(0, 40));
+    const { outcome } = await printed(
+      `<img src="${toDataUrl(webp, "image/webp")}"><img src="${toDataUrl(broken, "image/webp")}"><p>Text</p>`,
+    );
+    expect(imageSizes(outcome.ok ? outcome.pdf : new Uint8Array())).toEqual(["24x18"]);
+  });
+
+  it("links to the web, mail and phones only, relative links made absolute against the page", async () => {
+    const html = `<p><a href="/pricing">Pricing</a> <a href="https://example.com/docs">Docs</a> <a href="mailto:hi@example.com">Mail</a>
+      <a href="javascript:alert(1)">Script</a> <a href="file:///etc/passwd">File</a></p>`;
+    const outcome = await printEmbedded(
+      request(html, { source: { html, baseUrl: "https://site.example/app/" } }),
+      noNetwork,
+    );
+    if (!outcome.ok) throw new Error(outcome.detail);
+    const document = await getDocumentProxy(new Uint8Array(outcome.pdf));
+    const annotations = (await (await document.getPage(1)).getAnnotations()) as { url?: string }[];
+    expect(annotations.map((annotation) => annotation.url).sort()).toEqual([
+      "https://example.com/docs",
+      "https://site.example/pricing",
+      "mailto:hi@example.com",
+    ]);
+  });
+
   it("leaves out a PNG whose header claims a huge canvas, before pdfkit inflates it", async () => {
     const png = makePng(4, 4, () => RED);
     const bomb = new Uint8Array(png);
@@ -255,6 +282,12 @@ describe("printEmbedded", () => {
     });
     const { pdf } = await printed("", { source: { url: "https://site.example/" } }, fetcher);
     expect(pdf.text).toContain("Fetched page");
+    // A page in the charset its Content-Type names: "Café" in Latin-1 is 43 61 66 E9.
+    const latin1 = new Uint8Array([...new TextEncoder().encode("<p>Caf"), 0xe9, ...new TextEncoder().encode("</p>")]);
+    const { fetcher: legacy } = fakeFetcher({
+      "https://old.example/": { bytes: latin1, contentType: "text/html; charset=ISO-8859-1" },
+    });
+    expect((await printed("", { source: { url: "https://old.example/" } }, legacy)).pdf.text).toContain("Café");
     const refused = await printEmbedded(request("", { source: { url: "http://127.0.0.1/" } }), fetcher);
     expect(refused).toMatchObject({
       ok: false,

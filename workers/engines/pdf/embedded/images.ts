@@ -3,7 +3,8 @@
  * itself may fetch nothing), bounded in count, bytes and pixels, and sniffed from their bytes.
  * pdfkit embeds a JPEG as it is but inflates a PNG's pixels in memory, so a PNG's header is
  * read before pdfmake sees it: a small file declaring a huge canvas would otherwise fill the
- * isolate's 128 MB. An image that is refused, fails or is not PNG or JPEG is left out of the
+ * isolate's 128 MB. GIF (its first frame), WebP and BMP, which pdfkit does not read, become PNGs
+ * through photon. An image that is refused, fails or is none of these is left out of the
  * document; the rest prints.
  */
 import type { ResourceFetcher } from "~workers/hosted/capabilities";
@@ -22,6 +23,11 @@ export const IMAGE_LIMITS = {
   totalPngPixels: 8_000_000,
   /** A side of any image, in pixels. */
   side: 10_000,
+  /**
+   * Pixels of one GIF, WebP or BMP, which pdfkit cannot embed and photon turns into a PNG first:
+   * photon's WebAssembly memory grows by ~12 bytes a pixel decoded and never shrinks.
+   */
+  convertedPixels: 1_000_000,
 } as const;
 
 export interface ResolvedImage {
@@ -77,26 +83,38 @@ export async function resolveImages(
     }
     totalBytes += bytes.bytes.length;
     const format = detectFormat(bytes.bytes);
-    const header = format === "png" || format === "jpeg" ? readImageHeader(bytes.bytes, format) : null;
-    if (!header) {
-      skipped.push(`${label}: not a PNG or JPEG image`);
+    const header = format ? readImageHeader(bytes.bytes, format) : null;
+    if (!format || !header) {
+      skipped.push(`${label}: not a PNG, JPEG, GIF, WebP or BMP image`);
       continue;
     }
     if (header.width > IMAGE_LIMITS.side || header.height > IMAGE_LIMITS.side) {
       skipped.push(`${label}: ${header.width}×${header.height} pixels is too large`);
       continue;
     }
-    if (format === "png") {
-      const pixels = header.width * header.height;
-      if (pixels > IMAGE_LIMITS.pngPixels || pngPixels + pixels > IMAGE_LIMITS.totalPngPixels) {
+    const pixels = header.width * header.height;
+    const converted = format !== "png" && format !== "jpeg";
+    if (format !== "jpeg") {
+      const limit = converted ? IMAGE_LIMITS.convertedPixels : IMAGE_LIMITS.pngPixels;
+      if (pixels > limit || pngPixels + pixels > IMAGE_LIMITS.totalPngPixels) {
         skipped.push(`${label}: ${header.width}×${header.height} pixels is too large`);
         continue;
       }
       pngPixels += pixels;
     }
+    let embedded = bytes.bytes;
+    let mimeType = header.mimeType;
+    if (converted) {
+      const png = await convertToPng(bytes.bytes);
+      if (!png) {
+        skipped.push(`${label}: the ${format.toUpperCase()} image could not be decoded`);
+        continue;
+      }
+      [embedded, mimeType] = [png, "image/png"];
+    }
     const image = {
       key,
-      dataUrl: `data:${header.mimeType};base64,${toBase64(bytes.bytes)}`,
+      dataUrl: `data:${mimeType};base64,${toBase64(embedded)}`,
       width: header.width,
       height: header.height,
     };
@@ -147,6 +165,22 @@ function absoluteUrl(src: string, baseUrl: string | undefined): string | null {
     return new URL(src, baseUrl).href;
   } catch {
     return null;
+  }
+}
+
+/** A GIF, WebP or BMP as PNG bytes, or null when photon cannot read it. */
+async function convertToPng(bytes: Uint8Array): Promise<Uint8Array | null> {
+  // Imported on first use: most pages have no such image, and the module is large.
+  const { PhotonImage } = await import("@cf-wasm/photon/workerd");
+  let image: InstanceType<typeof PhotonImage> | undefined;
+  try {
+    image = PhotonImage.new_from_byteslice(bytes);
+    return image.get_bytes();
+  } catch {
+    // photon panics (a WebAssembly trap its instance survives) on data it cannot read.
+    return null;
+  } finally {
+    image?.free();
   }
 }
 

@@ -78,7 +78,7 @@ export async function printEmbedded(
         detail: `${request.source.url} answered ${page.contentType}, not an HTML page.`,
       };
     }
-    html = new TextDecoder().decode(page.bytes);
+    html = decodePage(page.bytes, page.contentType);
     baseUrl = page.finalUrl;
   } else {
     html = request.source.html;
@@ -115,7 +115,7 @@ export async function printEmbedded(
   const { images, skipped } = await resolveImages(sources, baseUrl, fetchResource, deadline);
   if (skipped.length > 0) console.log(`embedded PDF: ${skipped.length} image(s) left out`, skipped);
   const contentWidth = width - margins[0] - margins[2];
-  const content = fitContent(converted.content, { scale: request.scale, contentWidth, images });
+  const content = fitContent(converted.content, { scale: request.scale, contentWidth, images, baseUrl });
 
   const header = request.headerHtml ? marginTemplate(request.headerHtml, request, title, baseUrl, margins) : null;
   if (header && !header.ok) return refusal(header);
@@ -196,6 +196,16 @@ function marginTemplate(
       return { stack: [content], fontSize: 9, margin: [margins[0], 8, margins[2], 8] };
     },
   };
+}
+
+/** A fetched page's text in the charset its Content-Type names (UTF-8 when none or unknown). */
+function decodePage(bytes: Uint8Array, contentType: string): string {
+  const charset = /charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
 }
 
 function invalid(detail: string): DocumentFailure {
