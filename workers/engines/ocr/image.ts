@@ -3,14 +3,19 @@
  *
  * The format and dimensions come from the file's header (workers/hosted/_image/sniff.ts, plus
  * TIFF here), so a file whose header claims 100000×100000 pixels is refused before anything is
- * allocated for it. photon decodes (PNG, JPEG, GIF's first frame, WebP, BMP, TIFF); its
- * WebAssembly memory never shrinks, and Tesseract's instance (its model, its copy of the image,
- * Leptonica's grey and binary pages) lives in the same isolate, so OCR takes less than the image
- * APIs' 4096×4096: at most OCR_MAX_DECODED_PIXELS are decoded, and a page over
+ * allocated for it.
+ *
+ * Memory decides the decoders. photon's WebAssembly memory never shrinks, and decoding a 9 MP
+ * PNG grew it to 105 MB (about 12 bytes a pixel: the decoded frame, its RGBA copy, the copy
+ * handed out), which with Tesseract's own heap is more than the isolate has, for the rest of
+ * its life. So PNG, JPEG and TIFF are decoded in JavaScript (image-js: fast-png, jpeg-js, tiff),
+ * whose buffers the garbage collector takes back, and photon decodes only GIF, WebP and BMP,
+ * up to PHOTON_MAX_PIXELS (a 10 MB BMP holds at most ~3.5 MP anyway). A page over
  * OCR_MAX_READ_PIXELS is scaled down before Tesseract sees it (text on an A4 page at 300 dpi is
- * still read well at ~200 dpi). Boxes are scaled back to the uploaded image's pixels.
+ * still read well at ~175 dpi); boxes are scaled back to the uploaded image's pixels.
  */
 import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { decodeJpeg, decodePng, decodeTiff, type Image } from "image-js";
 import type { DocumentFailure } from "~workers/hosted/capabilities";
 import { detectFormat, readImageHeader } from "~workers/hosted/_image/sniff";
 
@@ -20,10 +25,12 @@ export const OCR_MAX_DECODED_PIXELS = 9_000_000;
 export const OCR_MAX_SIDE = 10_000;
 /**
  * Largest page handed to Tesseract; larger ones are scaled down to this many pixels. Measured:
- * Tesseract's memory is 28 MB with the English model and a small page, 73 MB after a 5.6 MP
- * page (about 8 bytes a pixel), and WebAssembly memory never shrinks.
+ * Tesseract's memory is 28 MB with the English model and a small page, 58 MB after a 4 MP page
+ * and 73 MB after a 5.6 MP one (about 8 bytes a pixel).
  */
-export const OCR_MAX_READ_PIXELS = 4_000_000;
+export const OCR_MAX_READ_PIXELS = 3_000_000;
+/** Largest GIF, WebP or BMP decoded (by photon, whose memory never shrinks: ~12 bytes a pixel). */
+export const PHOTON_MAX_PIXELS = 3_000_000;
 
 export const OCR_FORMATS_TEXT = "PNG, JPEG, GIF, WebP, BMP or TIFF";
 
@@ -134,7 +141,43 @@ export function identifyPage(
       { reason: "too-large", width, height },
     );
   }
+  if (!JS_DECODERS[name] && width * height > PHOTON_MAX_PIXELS) {
+    return failure(
+      "unreadable-document",
+      `The ${name.toUpperCase()} image is ${width}×${height} pixels; OCR reads ${name.toUpperCase()} images of up to ${PHOTON_MAX_PIXELS / 1_000_000} megapixels (PNG, JPEG and TIFF up to ${OCR_MAX_DECODED_PIXELS / 1_000_000}). Send it as PNG or JPEG, or scale it down.`,
+      { reason: "too-large", width, height },
+    );
+  }
   return { ok: true, format: name, width, height };
+}
+
+/** The formats decoded in JavaScript, whose memory is given back after the call. */
+const JS_DECODERS: Record<string, ((bytes: Uint8Array) => Image) | undefined> = {
+  png: decodePng,
+  jpeg: decodeJpeg,
+  tiff: decodeTiff,
+};
+
+/** image-js's image as 8-bit RGBA on a buffer of its own. */
+function toRgba(decoded: Image): Pixels {
+  let image = decoded;
+  if (image.bitDepth !== 8) image = image.convertBitDepth(8);
+  if (image.colorModel !== "RGBA") image = image.convertColor("RGBA");
+  const raw = image.getRawImage();
+  const data =
+    raw.data instanceof Uint8Array && raw.data.byteOffset === 0 && raw.data.buffer.byteLength === raw.data.length
+      ? raw.data
+      : Uint8Array.from(raw.data);
+  return { width: raw.width, height: raw.height, data };
+}
+
+function decodeWithPhoton(bytes: Uint8Array): Pixels {
+  const image = PhotonImage.new_from_byteslice(bytes);
+  try {
+    return { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels() };
+  } finally {
+    image.free();
+  }
 }
 
 /**
@@ -144,11 +187,12 @@ export function identifyPage(
 export function decodePage(bytes: Uint8Array): { ok: true; page: DecodedPage } | DocumentFailure {
   const header = identifyPage(bytes);
   if (!header.ok) return header;
-  let image: PhotonImage;
+  const decode = JS_DECODERS[header.format];
+  let decoded: Pixels;
   try {
-    image = PhotonImage.new_from_byteslice(bytes);
+    decoded = decode ? toRgba(decode(bytes)) : decodeWithPhoton(bytes);
   } catch {
-    // photon panics (a WebAssembly trap the instance survives) on data it cannot read.
+    // The decoders throw (photon panics, a WebAssembly trap its instance survives) on data they cannot read.
     const truncated = looksTruncated(header.format, bytes);
     return failure(
       "unreadable-document",
@@ -158,28 +202,19 @@ export function decodePage(bytes: Uint8Array): { ok: true; page: DecodedPage } |
       { reason: truncated ? "truncated" : "malformed" },
     );
   }
-  let data: Uint8Array;
-  let width: number;
-  let height: number;
-  try {
-    width = image.get_width();
-    height = image.get_height();
-    // A header can understate the frame: the limit holds for what was decoded.
-    if (width > OCR_MAX_SIDE || height > OCR_MAX_SIDE || width * height > OCR_MAX_DECODED_PIXELS) {
-      return failure("unreadable-document", `The image decodes to ${width}×${height} pixels, more than OCR reads.`, {
-        reason: "too-large",
-        width,
-        height,
-      });
-    }
-    data = image.get_raw_pixels();
-  } finally {
-    image.free();
+  const { width, height } = decoded;
+  // A header can understate the frame: the limit holds for what was decoded.
+  if (width > OCR_MAX_SIDE || height > OCR_MAX_SIDE || width * height > OCR_MAX_DECODED_PIXELS) {
+    return failure("unreadable-document", `The image decodes to ${width}×${height} pixels, more than OCR reads.`, {
+      reason: "too-large",
+      width,
+      height,
+    });
   }
-  flattenOnWhite(data);
-  let pixels: Pixels = { width, height, data };
+  flattenOnWhite(decoded.data);
+  let pixels = decoded;
   if (width * height > OCR_MAX_READ_PIXELS)
-    pixels = scaleDown(pixels, Math.sqrt(OCR_MAX_READ_PIXELS / (width * height)));
+    pixels = scaleDown(decoded, Math.sqrt(OCR_MAX_READ_PIXELS / (width * height)));
   return { ok: true, page: { format: header.format, width, height, pixels, scale: pixels.width / width } };
 }
 

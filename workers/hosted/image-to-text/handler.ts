@@ -3,7 +3,8 @@
  * URL, or a URL fetched through the caller's SSRF guard), and the engine Worker sniffs, decodes
  * and reads them (workers/engines/ocr). Only the bytes cross the service binding.
  */
-import { binary, json, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
+import type { OcrOutcome } from "~workers/hosted/capabilities";
+import { binary, json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
 import { documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
 import { loadImageBytes } from "../_image/input";
 import type { ImageToTextInput, ImageToTextOutput } from "./schema";
@@ -11,19 +12,36 @@ import type { ImageToTextInput, ImageToTextOutput } from "./schema";
 export async function readImageText(input: ImageToTextInput, ctx: OperationContext): Promise<HandlerResult> {
   const reached = documentEngines(ctx, "Image to Text");
   if (!reached.ok) return reached.result;
+  // The gateway reads only a POST's body into the input, so the query's `format` is read here,
+  // and checked before the image is: a typo should not cost a recognition.
+  const format = input.format ?? new URL(ctx.request.url).searchParams.get("format") ?? "json";
+  if (format !== "json" && format !== "text") {
+    return problemResult("invalid-input", "format: json (the default) or text", {
+      errors: { format: "json (the default) or text" },
+    });
+  }
   const bytes = await loadImageBytes({ image: input.image ?? input.file ?? input.base64Image, url: input.url }, ctx);
   if (!bytes.ok) return bytes.problem;
-  const outcome = await reached.engines.imageToText({
-    image: bytes.value,
-    language: input.language,
-    detectOrientation: input.detectOrientation,
-    wordBoxes: input.wordBoxes ?? input.isOverlayRequired ?? false,
-    timeoutMs: ENGINE_TIMEOUT_MS,
-  });
+  let outcome: OcrOutcome;
+  try {
+    outcome = await reached.engines.imageToText({
+      image: bytes.value,
+      language: input.language,
+      detectOrientation: input.detectOrientation,
+      wordBoxes: input.wordBoxes ?? input.isOverlayRequired ?? false,
+      timeoutMs: ENGINE_TIMEOUT_MS,
+    });
+  } catch (error) {
+    // The engine answers failures as values; a throw here is its isolate ending under the call
+    // (over its memory or CPU limit, or restarted), which the caller can only retry.
+    console.error("image-to-text: the engine Worker's call failed", error);
+    return problemResult(
+      "engine-failed",
+      "The OCR engine stopped while reading this image. Retry, or send a smaller image.",
+    );
+  }
   if (!outcome.ok) return failureResult(outcome);
   const headers = { "X-Engine": outcome.result.engine };
-  // The gateway reads only a POST's body into the input, so the query's `format` is read here.
-  const format = input.format ?? new URL(ctx.request.url).searchParams.get("format");
   if (format === "text") return binary(outcome.result.text, "text/plain; charset=utf-8", headers);
   const body: ImageToTextOutput = outcome.result;
   return json(body, undefined, headers);

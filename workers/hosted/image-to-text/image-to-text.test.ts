@@ -121,6 +121,24 @@ describe("image-to-text: reading rendered text", () => {
     }
   });
 
+  it("reads calls in three languages at once, more than the two engines an isolate keeps", async () => {
+    const samples = [
+      ["eng", "Three calls at once."],
+      ["deu", "Drei Aufrufe zugleich, schön."],
+      ["fra", "Trois appels à la fois, déjà."],
+    ] as const;
+    const outputs = await Promise.all(
+      samples.map(async ([language, line]) => {
+        const image = await renderText({ lines: [line], font: "DejaVu Sans", size: 28 });
+        return read({ image: asFile(image.png), language });
+      }),
+    );
+    outputs.forEach((output, index) => {
+      expect(output.language).toBe(samples[index]![0]);
+      expectCer(`${samples[index]![0]} concurrent, DejaVu Sans 28 px`, samples[index]![1], output.text, 0.02);
+    });
+  });
+
   it("answers the docs' example as documented", async () => {
     const output = await read(operation.example as Record<string, unknown>);
     expect(output.text).toBe(EXAMPLE_TEXT);
@@ -190,7 +208,7 @@ describe("image-to-text: boxes", () => {
     expect(overlay.lines[0]!.words!.map((word) => word.text)).toEqual(["alpha", "beta"]);
   });
 
-  it("scales a page over 4 megapixels down to read it and answers boxes in the uploaded image's pixels", async () => {
+  it("scales a page over 3 megapixels down to read it and answers boxes in the uploaded image's pixels", async () => {
     const image = await renderText({
       lines: ["Scaled page"],
       font: "DejaVu Sans",
@@ -200,7 +218,7 @@ describe("image-to-text: boxes", () => {
       width: 3200,
       height: 2000,
     });
-    expect(image.width * image.height).toBeGreaterThan(4_000_000);
+    expect(image.width * image.height).toBeGreaterThan(3_000_000);
     const output = await read({ image: asFile(image.png), wordBoxes: true });
     expect(output).toMatchObject({ text: "Scaled page", width: image.width, height: image.height });
     const first = output.lines[0]!.words![0]!;
@@ -312,6 +330,15 @@ describe("image-to-text: formats and sources", () => {
     }
   });
 
+  it("refuses a ?format it does not know before reading the image", async () => {
+    const request = new Request("https://portico.test/api/v1/image-to-text?format=xml", { method: "POST" });
+    expectProblem(
+      await run({ image: asFile(encodePng(await page())) }, createTestContext({ request })),
+      "invalid-input",
+      /format/,
+    );
+  });
+
   it("fetches a url through the guard and refuses a private one", async () => {
     const png = encodePng(await page());
     const ctx = createTestContext({
@@ -403,6 +430,32 @@ describe("image-to-text: hostile files", () => {
     // A JPEG decoder may read through damage to the entropy data; it must answer, never fail.
     expect(["json", "problem"]).toContain(answer.kind);
     if (answer.kind === "problem") expect(answer.type).toBe("unreadable-document");
+  });
+
+  it("answers engine-failed, not a 500, when the engine Worker's call itself fails", async () => {
+    const engines = createTestContext().documents!;
+    const ctx = {
+      ...createTestContext(),
+      documents: {
+        ...engines,
+        imageToText: () => Promise.reject(new Error("Worker exceeded memory limit.")),
+      },
+    };
+    const image = await renderText({ lines: ["lost"], font: "DejaVu Sans", size: 20 });
+    expectProblem(await run({ image: asFile(image.png) }, ctx), "engine-failed", /stopped/);
+  });
+
+  it("refuses a WebP or GIF over 3 megapixels from its header, as photon would keep the memory", async () => {
+    // A VP8X header: 24-bit width-1 and height-1 at offsets 24 and 27.
+    const webp = new Uint8Array(40);
+    webp.set(new TextEncoder().encode("RIFF"), 0);
+    webp.set(new TextEncoder().encode("WEBPVP8X"), 8);
+    const view = new DataView(webp.buffer);
+    view.setUint32(24, 2499, true);
+    view.setUint32(27, 1999, true);
+    const result = await run({ image: asFile(webp) });
+    expectProblem(result, "unreadable-document", /2500×2000.*PNG or JPEG/);
+    expect(result).toMatchObject({ extensions: { reason: "too-large" } });
   });
 
   it("answers a blank page with no lines", async () => {

@@ -10,13 +10,13 @@ import { ImageToTextInputSchema, ImageToTextOutputSchema, LANGUAGES_TEXT, type I
 
 const DESCRIPTION = [
   "Reads the text in an image with Tesseract 5 (its LSTM models, compiled to WebAssembly), line by line, with a confidence for each line and word and, with `wordBoxes`, each word's box.",
-  "Send one image: a multipart `image` (or OCR.space's `file`), a base64 data URL in JSON `image` (or OCR.space's `base64Image`), or a `url` we fetch (public addresses only). PNG, JPEG, GIF (its first frame), WebP, BMP and uncompressed or LZW TIFF are read; the type comes from the file's bytes, never its name. A PDF is refused with 415: convert its pages to images first.",
-  "Up to 10 MB and 9 megapixels (an A4 page at 300 dpi) (and 10 000 pixels on a side); a larger header is refused before anything is decoded (422 `unreadable-document`, `reason: too-large`). Pages over 4 megapixels are scaled down before reading, and the boxes are given in the uploaded image's pixels all the same. Text reads best at 20–40 pixels high (about 300 dpi for print); very small text (under ~10 px) loses accuracy.",
+  "Send one image: a multipart `image` (or OCR.space's `file`), a base64 data URL in JSON `image` (or OCR.space's `base64Image`), or a `url` we fetch (public addresses only). PNG, JPEG, GIF (its first frame), WebP, BMP and TIFF (tested: baseline, uncompressed) are read; the type comes from the file's bytes, never its name. A PDF is refused with 415: convert its pages to images first.",
+  "Up to 10 MB and 9 megapixels (an A4 page at 300 dpi) for PNG, JPEG and TIFF, 3 megapixels for GIF, WebP and BMP, and 10 000 pixels on a side; a larger header is refused before anything is decoded (422 `unreadable-document`, `reason: too-large`). Pages over 3 megapixels are scaled down before reading, and the boxes are given in the uploaded image's pixels all the same. Text reads best at 20–40 pixels high (about 300 dpi for print); very small text (under ~10 px) loses accuracy.",
   `Languages: ${LANGUAGES_TEXT}; \`language\` also takes OCR.space's codes (\`ger\`, \`fre\`) and ISO 639-1 (\`de\`, \`fr\`, …). One language per call; the accents of that language are read.`,
   "`detectOrientation` finds a page turned by 90°, 180° or 270° and reads it upright; `orientation` says how far it was turned clockwise (its estimate suits Latin text in lower case; a page of capitals or a few words may not be recognised as turned). Transparent pixels are read as white paper.",
   'The answer: `text` (lines joined by `\\n`), `confidence` (0–100, the mean of the words\'), `language`, `orientation`, `width` and `height`, `lines` (each with `text`, `confidence`, `box` {x, y, width, height} and, with `wordBoxes`, `words`), and `engine`, also sent as the `X-Engine` header (`tesseract-5.3.0`). `?format=text` (or `format: "text"`) answers the text alone as `text/plain`.',
   "Coming from [OCR.space](https://ocr.space/ocrapi): its `ParsedResults[0].ParsedText` is our `text`; `TextOverlay.Lines[].LineText` is `lines[].text`; `Words[].WordText`, `Left`, `Top`, `Width`, `Height` are `words[].text` and `box.x`, `box.y`, `box.width`, `box.height`; `TextOrientation` is `orientation`; `isOverlayRequired` is accepted for `wordBoxes`. There is one result per call (no multi-page PDFs), errors are RFC 9457 problems rather than `IsErroredOnProcessing`, and confidences are given (OCR.space's free engine gives none).",
-  "Failures: 415 `unsupported-media-type` for a file that is not an image; 422 `unreadable-document` for a damaged, truncated or oversized image (`reason`); 422 `invalid-input` for a bad field, an empty file or a URL we will not fetch; 502 `engine-failed` when reading takes longer than 20 s.",
+  "Failures: 415 `unsupported-media-type` for a file that is not an image; 422 `unreadable-document` for a damaged, truncated or oversized image (`reason`); 422 `invalid-input` for a bad field, an empty file or a URL we will not fetch; 502 `engine-failed` when reading takes longer than 20 s or the engine stops.",
 ].join(" ");
 
 const EXAMPLE_ANSWER: ImageToTextOutput = {
@@ -54,9 +54,12 @@ export const definition: HostedApiDefinition = {
         },
         {
           type: "unreadable-document",
-          when: "the image is damaged or cut off, or larger than 9 megapixels or 10 000 pixels on a side (`reason`)",
+          when: "the image is damaged or cut off, or over its size limit (9 megapixels for PNG, JPEG and TIFF, 3 for GIF, WebP and BMP, 10 000 pixels a side; `reason`)",
         },
-        { type: "engine-failed", when: "reading the image took longer than 20 s" },
+        {
+          type: "engine-failed",
+          when: "reading the image took longer than 20 s, or the engine stopped while reading it",
+        },
         { type: "engine-unavailable", when: "this deployment has no engine Worker" },
       ],
       handler: readImageText,

@@ -57,7 +57,7 @@ const LanguageSchema = z
 /** JSON sends booleans; a multipart form and OCR.space's clients send "true"/"false". */
 const BooleanInput = z.union([z.boolean(), z.stringbool()]);
 
-const IMAGE_TEXT = `PNG, JPEG, GIF (its first frame), WebP, BMP or TIFF, up to ${MAX_MB} MB and 9 megapixels; the type is read from the bytes`;
+const IMAGE_TEXT = `PNG, JPEG, GIF (its first frame), WebP, BMP or TIFF, up to ${MAX_MB} MB and 9 megapixels (GIF, WebP and BMP 3); the type is read from the bytes`;
 
 export const ImageToTextInputSchema = z
   .object({
