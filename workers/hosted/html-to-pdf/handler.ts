@@ -23,9 +23,9 @@ export async function printHtmlToPdf(input: HtmlToPdfInput, ctx: OperationContex
   if (!outcome.ok) {
     const result = failureResult(outcome);
     // A refusal tied to one field reads like the schema's own: `errors` names the field.
-    const field = outcome.extensions?.field;
+    const { field, ...extensions } = outcome.extensions ?? {};
     if (result.kind === "problem" && typeof field === "string" && outcome.problem === "invalid-input") {
-      return { ...result, extensions: { ...result.extensions, errors: { [field]: outcome.detail } } };
+      return { ...result, extensions: { ...extensions, errors: { [field]: outcome.detail } } };
     }
     return result;
   }
