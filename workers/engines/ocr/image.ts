@@ -21,6 +21,11 @@ import { detectFormat, readImageHeader } from "~workers/hosted/_image/sniff";
 
 /** Largest image decoded: 9 megapixels (36 MB as RGBA), e.g. an A4 page at 300 dpi (2480×3508). */
 export const OCR_MAX_DECODED_PIXELS = 9_000_000;
+/**
+ * Largest decoded frame in bytes before it is made 8-bit RGBA: 9 MP at 4 bytes. A 16-bit PNG or
+ * TIFF takes twice the bytes a pixel, so it may have half the pixels.
+ */
+export const OCR_MAX_DECODED_BYTES = OCR_MAX_DECODED_PIXELS * 4;
 /** Longest side decoded, whatever the pixel count (a 10000×1000 strip is fine; 20000×100 is not). */
 export const OCR_MAX_SIDE = 10_000;
 /**
@@ -55,8 +60,12 @@ export interface DecodedPage {
 const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0): boolean =>
   bytes.length >= offset + signature.length && signature.every((value, index) => bytes[offset + index] === value);
 
-/** A TIFF's first image's width and height from its first IFD, or null when the header is not readable. */
-export function tiffSize(bytes: Uint8Array): { width: number; height: number } | null {
+/**
+ * A TIFF's first image's width and height from its first IFD, and the bytes a pixel takes once
+ * decoded (samples × bytes a sample; a palette image is expanded to 16-bit RGB by the decoder),
+ * or null when the header is not readable.
+ */
+export function tiffSize(bytes: Uint8Array): { width: number; height: number; bytesPerPixel: number } | null {
   const little = startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]);
   if (!little && !startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -66,17 +75,38 @@ export function tiffSize(bytes: Uint8Array): { width: number; height: number } |
   const count = view.getUint16(ifd, little);
   let width = 0;
   let height = 0;
+  let bitsPerSample = 1;
+  let samplesPerPixel = 1;
+  let palette = false;
   for (let index = 0; index < count; index++) {
     const entry = ifd + 2 + index * 12;
     if (entry + 12 > bytes.length) return null;
     const tag = view.getUint16(entry, little);
     const type = view.getUint16(entry + 2, little);
-    // SHORT (3) values sit left-justified in the 4-byte field; LONG (4) fill it.
-    const value = type === 3 ? view.getUint16(entry + 8, little) : type === 4 ? view.getUint32(entry + 8, little) : 0;
+    const values = view.getUint32(entry + 4, little);
+    // SHORT (3) values sit left-justified in the 4-byte field; LONG (4) fill it. More than two
+    // SHORTs live elsewhere, at the offset the field holds.
+    let value = type === 3 ? view.getUint16(entry + 8, little) : type === 4 ? view.getUint32(entry + 8, little) : 0;
+    if (type === 3 && values > 2) {
+      const at = view.getUint32(entry + 8, little);
+      value = at + 2 <= bytes.length ? view.getUint16(at, little) : 0;
+    }
     if (tag === 256) width = value;
     if (tag === 257) height = value;
+    if (tag === 258) bitsPerSample = value;
+    if (tag === 262) palette = value === 3;
+    if (tag === 277) samplesPerPixel = value;
   }
-  return width > 0 && height > 0 ? { width, height } : null;
+  if (width <= 0 || height <= 0) return null;
+  const bytesPerPixel = palette ? (samplesPerPixel === 2 ? 8 : 6) : samplesPerPixel * Math.ceil(bitsPerSample / 8);
+  return { width, height, bytesPerPixel };
+}
+
+/** What a PNG's pixels take decoded, from IHDR's bit depth and colour type (palettes expand to RGB(A)). */
+function pngBytesPerPixel(bytes: Uint8Array): number {
+  const depth = bytes[24] ?? 8;
+  const channels = ({ 0: 1, 2: 3, 3: 4, 4: 2, 6: 4 } as Record<number, number>)[bytes[25] ?? 6] ?? 4;
+  return channels * (depth === 16 ? 2 : 1);
 }
 
 const failure = (
@@ -138,6 +168,15 @@ export function identifyPage(
     return failure(
       "unreadable-document",
       `The image is ${width}×${height} pixels; OCR reads images of up to ${OCR_MAX_DECODED_PIXELS / 1_000_000} megapixels and ${OCR_MAX_SIDE} pixels on a side. Scale it down (300 dpi is plenty for text).`,
+      { reason: "too-large", width, height },
+    );
+  }
+  const bytesPerPixel =
+    name === "png" ? pngBytesPerPixel(bytes) : name === "tiff" ? (tiffSize(bytes)?.bytesPerPixel ?? 4) : 4;
+  if (width * height * bytesPerPixel > OCR_MAX_DECODED_BYTES) {
+    return failure(
+      "unreadable-document",
+      `The image is ${width}×${height} pixels at ${bytesPerPixel} bytes a pixel; decoded it would take ${Math.round((width * height * bytesPerPixel) / 1_000_000)} MB, more than the ${OCR_MAX_DECODED_BYTES / 1_000_000} MB OCR decodes. Save it with 8 bits a channel, or scale it down.`,
       { reason: "too-large", width, height },
     );
   }

@@ -410,6 +410,10 @@ describe("image-to-text: hostile files", () => {
     const result = await run({ image: asFile(pngHeader(100_000, 100_000)) });
     expectProblem(result, "unreadable-document", /100000×100000/);
     expect(result).toMatchObject({ extensions: { reason: "too-large" } });
+    // 16 bits a channel: 8 MP of RGBA would be 64 MB decoded.
+    const deep = pngHeader(4000, 2000);
+    deep[24] = 16;
+    expectProblem(await run({ image: asFile(deep) }), "unreadable-document", /8 bytes a pixel/);
     // Within 10 000 px a side but over 9 megapixels, and within both.
     expectProblem(await run({ image: asFile(pngHeader(3500, 3000)) }), "unreadable-document", /3500×3000/);
     expectProblem(await run({ image: asFile(pngHeader(3000, 3000)) }), "unreadable-document", /ends early/);
