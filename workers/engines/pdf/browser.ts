@@ -191,6 +191,8 @@ async function print(
   const remaining = () => Math.max(1, deadline - Date.now());
   const page = await context.newPage();
   await page.setRequestInterception(true);
+  // A service worker would answer the page's requests from outside the interception.
+  await page.setBypassServiceWorker(true);
   page.on("request", (intercepted) => void answer(intercepted, gate));
   // alert(), confirm() and prompt() would hold the page until someone answers; nobody will.
   page.on("dialog", (dialog) => void dialog.dismiss().catch(() => undefined));
