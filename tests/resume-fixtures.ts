@@ -801,3 +801,293 @@ export const RESUME_FIXTURES: ResumeFixture[] = [
   GERMAN_DOCX,
   FRENCH_PDF,
 ];
+
+// ---- Held out: written after the parser, scored but not tuned for ----
+
+/** A Spanish two-column CV, sidebar on the right, employer before title on one line. */
+export const SPANISH_PDF: ResumeFixture = {
+  label: "Spanish PDF, sidebar on the right (held out)",
+  format: "pdf",
+  build: () =>
+    buildPdf({
+      content: [
+        { text: "Lucía Fernández García", fontSize: 24, bold: true },
+        { text: "Desarrolladora Full Stack", fontSize: 13, margin: [0, 0, 0, 10] },
+        {
+          columnGap: 20,
+          columns: [
+            {
+              width: "*",
+              stack: [
+                h("EXPERIENCIA PROFESIONAL"),
+                titleAndDates("Glovo — Desarrolladora Full Stack", "feb. 2021 – actualidad"),
+                bullet("Desarrollo del panel de repartidores con React y Node.js."),
+                bullet("Reducción del tiempo de carga en un 35 %."),
+                titleAndDates("Indra Sistemas S.A. — Programadora", "sept. 2018 – ene. 2021"),
+                bullet("Mantenimiento de aplicaciones para la administración pública."),
+                h("FORMACIÓN"),
+                { text: "Universidad Politécnica de Valencia", bold: true },
+                "Grado en Ingeniería Informática",
+                "2014 – 2018",
+              ],
+            },
+            {
+              width: 150,
+              fontSize: 9,
+              stack: [
+                h("CONTACTO"),
+                "lucia.fernandez@correo.es",
+                "Tel.: +34 699 123 456",
+                "Valencia, España",
+                "linkedin.com/in/luciafg",
+                h("HABILIDADES"),
+                "JavaScript, TypeScript, React, Node.js, PostgreSQL",
+                h("IDIOMAS"),
+                "Español: nativo",
+                "Inglés: B2",
+                "Valenciano: C1",
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  expected: {
+    basics: {
+      name: "Lucía Fernández García",
+      label: "Desarrolladora Full Stack",
+      email: "lucia.fernandez@correo.es",
+      phone: "+34 699 123 456",
+      city: "Valencia",
+      profiles: [{ network: "LinkedIn", username: "luciafg" }],
+    },
+    work: [
+      { name: "Glovo", position: "Desarrolladora Full Stack", startDate: "2021-02", endDate: null },
+      { name: "Indra Sistemas S.A.", position: "Programadora", startDate: "2018-09", endDate: "2021-01" },
+    ],
+    education: [
+      {
+        institution: "Universidad Politécnica de Valencia",
+        studyType: "Grado",
+        area: "Ingeniería Informática",
+        startDate: "2014",
+        endDate: "2018",
+      },
+    ],
+    skills: ["JavaScript", "TypeScript", "React", "Node.js", "PostgreSQL"],
+    languages: [
+      { language: "Español", fluency: "nativo" },
+      { language: "Inglés", fluency: "B2" },
+      { language: "Valenciano", fluency: "C1" },
+    ],
+  },
+};
+
+/** A plain English DOCX: "Work History", "Company — Title" lines, dates on their own line, no styles. */
+export const PLAIN_DOCX: ResumeFixture = {
+  label: "plain English DOCX without styles (held out)",
+  format: "docx",
+  build: () =>
+    buildDocx(
+      [
+        paragraph([run("MICHAEL O'BRIEN", { bold: true, size: 18 })]),
+        paragraph("Registered Nurse"),
+        paragraph("Dublin, Ireland | m.obrien@example.ie | +353 87 123 4567"),
+        paragraph([run("PROFESSIONAL SUMMARY", { bold: true })]),
+        paragraph(
+          "Registered nurse with nine years of acute and emergency care, calm under pressure and trusted to train new staff.",
+        ),
+        paragraph([run("WORK HISTORY", { bold: true })]),
+        paragraph([run("St. James's Hospital — Senior Staff Nurse", { bold: true })]),
+        paragraph("May 2019 – Present"),
+        paragraph("• Coordinate a 14-bed emergency unit on night shifts."),
+        paragraph("• Train and assess newly qualified nurses."),
+        paragraph([run("Beaumont Hospital — Staff Nurse", { bold: true })]),
+        paragraph("Sep 2015 – Apr 2019"),
+        paragraph("• Cared for cardiology patients before and after surgery."),
+        paragraph([run("EDUCATION", { bold: true })]),
+        paragraph([run("Trinity College Dublin", { bold: true })]),
+        paragraph("Bachelor of Science in Nursing, 2011 – 2015"),
+        paragraph([run("SKILLS", { bold: true })]),
+        paragraph("Triage • Patient assessment • IV therapy • Wound care"),
+        paragraph([run("CERTIFICATIONS", { bold: true })]),
+        paragraph("Advanced Cardiac Life Support (ACLS), American Heart Association, 2022"),
+      ].join(""),
+    ),
+  expected: {
+    basics: {
+      name: "MICHAEL O'BRIEN",
+      label: "Registered Nurse",
+      email: "m.obrien@example.ie",
+      phone: "+353 87 123 4567",
+      city: "Dublin",
+    },
+    work: [
+      { name: "St. James's Hospital", position: "Senior Staff Nurse", startDate: "2019-05", endDate: null },
+      { name: "Beaumont Hospital", position: "Staff Nurse", startDate: "2015-09", endDate: "2019-04" },
+    ],
+    education: [
+      {
+        institution: "Trinity College Dublin",
+        studyType: "Bachelor of Science",
+        area: "Nursing",
+        startDate: "2011",
+        endDate: "2015",
+      },
+    ],
+    skills: ["Triage", "Patient assessment", "IV therapy", "Wound care"],
+    languages: [],
+    certificates: ["Advanced Cardiac Life Support (ACLS)"],
+  },
+};
+
+/** An English PDF: employer and city on one line, the title under it, then the dates, and a Projects section. */
+export const CONSULTANT_PDF: ResumeFixture = {
+  label: "English PDF, employer line first, with projects (held out)",
+  format: "pdf",
+  build: () =>
+    buildPdf({
+      content: [
+        { text: "Aisha Khan", fontSize: 20, bold: true, alignment: "center" },
+        { text: "Management Consultant", fontSize: 12, alignment: "center" },
+        {
+          text: "London, UK • aisha.khan@example.co.uk • 07700 900123 • linkedin.com/in/aishakhan",
+          fontSize: 9,
+          alignment: "center",
+          margin: [0, 2, 0, 8],
+        },
+        h("Professional Experience"),
+        { text: "Deloitte LLP, London", bold: true },
+        { text: "Senior Consultant", italics: true },
+        "Oct 2020 – Present",
+        bullet("Led operating-model reviews for three FTSE 100 retailers."),
+        bullet("Built the firm's pricing diagnostic toolkit, now used on 30 engagements a year."),
+        { text: "Accenture, Manchester", bold: true, margin: [0, 6, 0, 0] },
+        { text: "Business Analyst", italics: true },
+        "Aug 2017 – Sep 2020",
+        bullet("Ran requirements workshops for a core banking replacement."),
+        h("Projects"),
+        "Open data dashboard for the city council's cycling scheme (2019).",
+        h("Education"),
+        { text: "London School of Economics", bold: true },
+        "MSc Management, Distinction, 2016 – 2017",
+        { text: "University of Leeds", bold: true },
+        "BA Economics, 2013 – 2016",
+        h("Skills"),
+        "Financial modelling, Stakeholder management, SQL, Power BI",
+      ],
+    }),
+  expected: {
+    basics: {
+      name: "Aisha Khan",
+      label: "Management Consultant",
+      email: "aisha.khan@example.co.uk",
+      phone: "07700 900123",
+      city: "London",
+      profiles: [{ network: "LinkedIn", username: "aishakhan" }],
+    },
+    work: [
+      { name: "Deloitte LLP", position: "Senior Consultant", startDate: "2020-10", endDate: null, location: "London" },
+      {
+        name: "Accenture",
+        position: "Business Analyst",
+        startDate: "2017-08",
+        endDate: "2020-09",
+        location: "Manchester",
+      },
+    ],
+    education: [
+      {
+        institution: "London School of Economics",
+        studyType: "MSc",
+        area: "Management",
+        startDate: "2016",
+        endDate: "2017",
+      },
+      { institution: "University of Leeds", studyType: "BA", area: "Economics", startDate: "2013", endDate: "2016" },
+    ],
+    skills: ["Financial modelling", "Stakeholder management", "SQL", "Power BI"],
+    languages: [],
+  },
+};
+
+/** A German PDF with a left sidebar, dates as MM.YYYY, "Position | Firma" lines. */
+export const GERMAN_SIDEBAR_PDF: ResumeFixture = {
+  label: "German PDF with a left sidebar (held out)",
+  format: "pdf",
+  build: () =>
+    buildPdf({
+      content: [
+        {
+          columnGap: 22,
+          columns: [
+            {
+              width: 160,
+              fontSize: 9,
+              stack: [
+                { text: "Jörg Weiß", fontSize: 20, bold: true },
+                { text: "Projektleiter IT", fontSize: 11, margin: [0, 0, 0, 10] },
+                h("Kontakt"),
+                "joerg.weiss@web.de",
+                "+49 (0) 89 123 456 78",
+                "München, Deutschland",
+                h("Sprachen"),
+                "Deutsch – Muttersprache",
+                "Englisch – verhandlungssicher",
+                h("IT-Kenntnisse"),
+                "SAP S/4HANA",
+                "Jira",
+                "MS Project",
+              ],
+            },
+            {
+              width: "*",
+              stack: [
+                h("Berufserfahrung"),
+                titleAndDates("Projektleiter | Siemens AG", "01.2019 – heute"),
+                bullet("Leitung der SAP-Einführung in 12 Werken mit 40 Mitarbeitenden."),
+                titleAndDates("IT-Berater | Allianz SE", "04.2014 – 12.2018"),
+                bullet("Beratung zur Migration der Schadenssysteme."),
+                h("Ausbildung"),
+                titleAndDates("Ludwig-Maximilians-Universität München", "2008 – 2014"),
+                "Diplom-Wirtschaftsinformatiker",
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  expected: {
+    basics: {
+      name: "Jörg Weiß",
+      label: "Projektleiter IT",
+      email: "joerg.weiss@web.de",
+      phone: "+49 (0) 89 123 456 78",
+      city: "München",
+    },
+    work: [
+      { name: "Siemens AG", position: "Projektleiter", startDate: "2019-01", endDate: null },
+      { name: "Allianz SE", position: "IT-Berater", startDate: "2014-04", endDate: "2018-12" },
+    ],
+    education: [
+      {
+        institution: "Ludwig-Maximilians-Universität München",
+        studyType: "Diplom-Wirtschaftsinformatiker",
+        startDate: "2008",
+        endDate: "2014",
+      },
+    ],
+    skills: ["SAP S/4HANA", "Jira", "MS Project"],
+    languages: [
+      { language: "Deutsch", fluency: "Muttersprache" },
+      { language: "Englisch", fluency: "verhandlungssicher" },
+    ],
+  },
+};
+
+/**
+ * Written after the parser. Their first run is the honest figure: SPANISH_PDF and PLAIN_DOCX
+ * scored 40/53 (the Spanish page's gutter was mistaken; fixed, and a layout test holds it), so
+ * they are no longer unseen; CONSULTANT_PDF and GERMAN_SIDEBAR_PDF were added after that fix.
+ */
+export const HELD_OUT_FIXTURES: ResumeFixture[] = [SPANISH_PDF, PLAIN_DOCX, CONSULTANT_PDF, GERMAN_SIDEBAR_PDF];

@@ -38,17 +38,34 @@ export function splitColumns(items: readonly PositionedItem[], pageWidth: number
   const datelike = new Set(
     items.filter((item) => findDateRange(item.text) || (findSingleDate(item.text) && item.text.length < 12)),
   );
-  let best: { from: number; to: number; headerBottom: number } | null = null;
-  let band: { from: number; to: number; headerBottom: number } | null = null;
+  type Band = { from: number; to: number; headerBottom: number; aligned: number };
+  let best: Band | null = null;
+  let band: Band | null = null;
   const close = () => {
-    if (band && band.to - band.from >= MIN_GUTTER && (!best || band.to - band.from > best.to - best.from)) best = band;
+    if (band && band.to - band.from >= MIN_GUTTER) {
+      band.aligned = rightEdgeAlignment(items, band.to, band.headerBottom);
+      // A column's lines start at one x. A band between job titles and their right-aligned
+      // dates (inside the main column) has dates of several widths on its right, so where
+      // two bands qualify the one whose right side is aligned is the gutter.
+      const better =
+        !best ||
+        band.aligned > best.aligned + 0.05 ||
+        (Math.abs(band.aligned - best.aligned) <= 0.05 && band.to - band.from > best.to - best.from);
+      if (better) best = band;
+    }
     band = null;
   };
   for (let x = Math.round(pageWidth * 0.12); x <= pageWidth * 0.88; x += 2) {
     const crossing = items.filter((item) => item.x < x && item.x + item.width > x);
     const headerBottom = crossing.length ? Math.max(...crossing.map((item) => item.y)) : -Infinity;
+    // The header above the columns is made of the lines that cross them (a name, a contact
+    // line): a band that only clears the page's lower part, with side-by-side text above it, is
+    // a gap inside one column, not a gutter.
+    const besideAbove = items.filter((item) => item.y <= headerBottom && !crossing.includes(item)).length;
     const valid =
-      crossing.length <= items.length * 0.25 && sidesHoldColumns(items, x, headerBottom, textHeight, bottom, datelike);
+      crossing.length <= items.length * 0.25 &&
+      besideAbove <= crossing.length &&
+      sidesHoldColumns(items, x, headerBottom, textHeight, bottom, datelike);
     if (!valid) {
       close();
       continue;
@@ -56,12 +73,12 @@ export function splitColumns(items: readonly PositionedItem[], pageWidth: number
     if (band && band.headerBottom === headerBottom) band.to = x;
     else {
       close();
-      band = { from: x, to: x, headerBottom };
+      band = { from: x, to: x, headerBottom, aligned: 0 };
     }
   }
   close();
   if (!best) return single;
-  const { from, to, headerBottom } = best as { from: number; to: number; headerBottom: number };
+  const { from, to, headerBottom } = best as Band;
   const gutter = (from + to) / 2;
   const header = items.filter((item) => item.y <= headerBottom);
   const below = items.filter((item) => item.y > headerBottom);
@@ -69,6 +86,17 @@ export function splitColumns(items: readonly PositionedItem[], pageWidth: number
     header,
     columns: [below.filter((item) => item.x + item.width <= gutter), below.filter((item) => item.x >= gutter)],
   };
+}
+
+/** The share of the items right of `x` (below the header) that start at the side's most common x. */
+function rightEdgeAlignment(items: readonly PositionedItem[], x: number, headerBottom: number): number {
+  const starts = items.filter((item) => item.y > headerBottom && item.x >= x).map((item) => Math.round(item.x));
+  if (!starts.length) return 0;
+  const counts = new Map<number, number>();
+  for (const start of starts) {
+    for (const near of [start - 1, start, start + 1]) counts.set(near, (counts.get(near) ?? 0) + 1);
+  }
+  return Math.max(...counts.values()) / starts.length;
 }
 
 function sidesHoldColumns(

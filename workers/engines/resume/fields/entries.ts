@@ -225,6 +225,9 @@ export interface EducationEntry {
 const SCORE =
   /\b(?:gpa|grade|note|abschlussnote|mention|nota|calificación|score)\s*[:\-]?\s*([^\s,;|]+(?:\s*\/\s*[\d.,]+)?(?:\s+(?:très bien|bien|assez bien|sehr gut|gut|cum laude|magna cum laude|summa cum laude))?)/iu;
 
+const HONOURS =
+  /,\s*(?:with\s+)?(?:distinction|merit|first[- ]class(?:\s+honou?rs)?|upper second|lower second|2:1|2:2|honou?rs|(?:summa |magna )?cum laude|mit auszeichnung|mention (?:très bien|bien|assez bien)|matrícula de honor|sobresaliente)(?![\p{L}]).*$/iu;
+
 /** "Master of Science - MS, Computer Science" → studyType and area. */
 function readDegree(text: string): { studyType: string; area: string | null } | null {
   const match = DEGREE.exec(text);
@@ -238,6 +241,9 @@ function readDegree(text: string): { studyType: string; area: string | null } | 
   area = tidy(area.replace(SCORE, ""))
     .replace(/^\(|\)$/g, "")
     .trim();
+  // "MSc Management, Distinction": the honours are a score, not part of the field.
+  const honours = HONOURS.exec(area);
+  if (honours) area = tidy(area.slice(0, honours.index));
   const before = tidy(text.slice(0, match.index));
   if (!area && before && !INSTITUTION_WORDS.test(before)) area = before;
   return { studyType, area: area || null };
@@ -264,6 +270,8 @@ export function readEducation(lines: readonly Line[], bodySize: number): Educati
     for (const text of texts) {
       const scored = SCORE.exec(text);
       if (scored && !score) score = scored[1]!.trim();
+      const honours = HONOURS.exec(text);
+      if (honours && !score) score = tidy(honours[0]);
       if (!institution && INSTITUTION_WORDS.test(text) && !DEGREE.exec(text)) institution = text;
       else if (!degree && DEGREE.test(text)) degree = readDegree(text);
       else if (!readLocation(text) && !scored) others.push(text);
