@@ -280,13 +280,14 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
     expect(reached).toBe(0);
   });
 
-  it("prints with the browser when asked for it, and answers what is true of the embedded engine", async () => {
-    expect((await printed({ html: "<p>b</p>", engine: "browser" })).engine).toBe("chromium");
-    const embedded = await print({ html: "<p>embedded</p>", engine: "embedded" });
-    // The embedded engine is another engineer's work in progress (#15): until it lands it
-    // answers engine-unavailable; once it does, its PDF names it.
-    if (embedded.kind === "binary") expect(embedded.headers?.["X-Engine"]).toBe("pdfmake");
-    else expectProblem(embedded, "engine-unavailable");
+  it("prints with the browser or the embedded engine as asked, each naming itself", async () => {
+    const browser = await printed({ html: "<p>by the browser</p>", engine: "browser" });
+    expect(browser.engine).toBe("chromium");
+    expect(browser.text).toContain("by the browser");
+    const embedded = await printed({ html: "<p>by pdfmake</p>", engine: "embedded" });
+    expect(embedded.engine).toBe("pdfmake");
+    expect(embedded.text).toContain("by pdfmake");
+    expect(embedded.pageHeader).toBe(String(embedded.pageCount));
   });
 
   it("answers 503 engine-unavailable where the engine Worker is not bound", async () => {
