@@ -29,6 +29,7 @@ export const DOCUMENT_LIMITS = {
 
 /** Elements whose content is not part of the printed page. */
 const DROPPED = new Set([
+  "X-CANVAS",
   "SCRIPT",
   "STYLE",
   "NOSCRIPT",
@@ -114,7 +115,13 @@ export function prepareDocument(
       `The HTML is ${html.length} characters; the embedded engine lays out at most ${DOCUMENT_LIMITS.htmlChars}.`,
     );
   }
-  const { document } = parseHTML(/<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  // linkedom builds a <canvas> with the optional `canvas` package, which bundles without: it
+  // throws "createCanvas is not a function". A canvas prints nothing anyway, so it is renamed
+  // to an element linkedom does not construct, before parsing.
+  const source = html.replace(/<(\/?)canvas(?=[\s/>])/gi, "<$1x-canvas");
+  const { document } = parseHTML(
+    /<html[\s>]/i.test(source) ? source : `<!doctype html><html><body>${source}</body></html>`,
+  );
   const title = document.querySelector("title")?.textContent?.trim() ?? "";
   const baseHref = document.querySelector("base[href]")?.getAttribute("href") ?? undefined;
   const body = document.body;
@@ -123,6 +130,7 @@ export function prepareDocument(
   let nodes = 0;
   let textChars = 0;
   const drop: Element[] = [];
+  const ids = new Set<string>();
   // Depth-first, iteratively: a deeply nested page must not overflow our own stack either.
   const stack: { node: Node; depth: number; block: Node }[] = [{ node: body, depth: 0, block: body }];
   const blockChars = new Map<Node, number>();
@@ -159,7 +167,20 @@ export function prepareDocument(
     }
     if (node.nodeType !== 1) continue;
     const element = node as Element;
-    if (DROPPED.has(element.nodeName.toUpperCase())) {
+    if (
+      DROPPED.has(element.nodeName.toUpperCase()) ||
+      (element.nodeName.toUpperCase() === "IMG" && !imageSource(element))
+    ) {
+      drop.push(element);
+      continue;
+    }
+    // pdfmake fails on a second node with an id; a browser's getElementById takes the first.
+    const id = element.getAttribute("id");
+    if (id !== null) {
+      if (ids.has(id)) element.removeAttribute("id");
+      else ids.add(id);
+    }
+    if (element.nodeName.toUpperCase() === "SVG" && !sizeSvg(element)) {
       drop.push(element);
       continue;
     }
@@ -189,6 +210,40 @@ export function prepareDocument(
   }
   for (const element of drop) element.remove();
   return { ok: true, prepared: { document, title, baseHref } };
+}
+
+/**
+ * Gives an inline SVG the pixel width and height pdfmake needs (it fails without them): its own
+ * when they are numbers, else its viewBox's, else a browser's default 300 × 150. False when it
+ * would have no area, and is to be dropped.
+ */
+function sizeSvg(svg: Element): boolean {
+  const pixels = (name: string): number | null => {
+    const match = /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/i.exec(svg.getAttribute(name) ?? "");
+    return match ? Number(match[1]) : null;
+  };
+  const viewBox = (svg.getAttribute("viewBox") ?? "")
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  const [boxWidth, boxHeight] =
+    viewBox.length === 4 && viewBox.every(Number.isFinite) ? [viewBox[2]!, viewBox[3]!] : [null, null];
+  const width = pixels("width") ?? boxWidth ?? 300;
+  const height = pixels("height") ?? boxHeight ?? 150;
+  if (!(width > 0 && height > 0)) return false;
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  return true;
+}
+
+/**
+ * The source html-to-pdfmake will read from an <img> (`data-src` first, for lazy-loaded
+ * pages), or null when it has none it can take: it fails on a missing one, and parses one that
+ * starts with "{" as its own JSON options.
+ */
+function imageSource(image: Element): string | null {
+  const source = (image.getAttribute("data-src") || image.getAttribute("src") || "").trim();
+  return source && !source.startsWith("{") ? source : null;
 }
 
 /**

@@ -135,6 +135,47 @@ describe("printEmbedded", () => {
     expect(pdf.text).toContain("After");
   });
 
+  it.each([
+    ["empty and stray lists", "<ul></ul><ol></ol><li>stray item</li><ol start='-5' type='I'><li>roman</li></ol>"],
+    ["lists in tables in lists", "<ul><li><table><tr><td><ol><li>deep</li></ol></td></tr></table></li></ul>"],
+    ["odd spans", "<table><tr><td colspan='0' rowspan='-2'>zero</td><td colspan='99999'>huge</td></tr></table>"],
+    ["odd sizes", "<p style='font-size:0'>zero</p><p style='font-size:500px'>big</p><p style='line-height:0'>flat</p>"],
+    [
+      "odd margins and widths",
+      "<p style='margin:-1000px'>neg</p><p style='width:100000px'>wide</p><table width='120%'><tr><td>t</td></tr></table>",
+    ],
+    [
+      "odd images",
+      `<img width='0' src='${toDataUrl(solid(4, 4, RED))}'><img width='50%' height='auto' src='${toDataUrl(solid(4, 4, RED))}'>`,
+    ],
+    [
+      "odd colours and fonts",
+      "<span style='color:notacolour'>c</span><font size='9' color='red'>f</font><p style='text-align:justify'>j</p>",
+    ],
+    ["borders and rules", "<h1 style='border:5px solid red'>b</h1><hr><hr data-pdfmake='{broken'><br><br>"],
+    ["anchors and duplicate ids", "<a href='#missing'>to nowhere</a><div id='x'>one</div><div id='x'>two</div>"],
+    ["preformatted text", "<pre>\tcode\n  indented</pre><code>inline</code><sub>sub</sub><sup>sup</sup>"],
+    ["empty body", ""],
+    ["bare text", "just text"],
+    ["empty svg", "<svg></svg><svg width='0' height='0'></svg>"],
+    [
+      "form controls",
+      "<form><input value='typed'><button>Go</button><select><option>o</option></select><textarea>t</textarea></form>",
+    ],
+    [
+      "media and widgets",
+      "<video src='v.mp4'></video><canvas></canvas><details><summary>s</summary>d</details><math><mi>x</mi></math>",
+    ],
+    ["definition lists and quotes", "<dl><dt>term</dt><dd>definition</dd></dl><blockquote>quoted</blockquote><q>q</q>"],
+    ["custom elements and comments", "<my-widget>custom</my-widget><!-- comment --><![CDATA[x]]>"],
+    ["unclosed and misnested tags", "<p><b>bold <i>both</b> italic</i><div><span>open"],
+    ["a frameset document", "<html><frameset><frame src='a.html'></frameset></html>"],
+    ["a head-only document", "<html><head><title>Only a head</title></head></html>"],
+  ])("prints awkward HTML (%s) without failing", async (_name, html) => {
+    const outcome = await printEmbedded(request(html), noNetwork);
+    expect(outcome, outcome.ok ? "" : outcome.detail).toMatchObject({ ok: true });
+  });
+
   it("leaves out scripts, styles and hidden elements", async () => {
     const { pdf } = await printed(`<html><head><title>T</title><style>p { color: red }</style></head>
       <body><script>document.write("injected")</script><p>Visible</p><p style="display:none">Hidden</p><noscript>No script</noscript></body></html>`);
@@ -237,6 +278,14 @@ describe("printEmbedded", () => {
     expect(imageSizes(result.outcome.ok ? result.outcome.pdf : new Uint8Array())).toEqual(["20x20", "40x30", "8x8"]);
     expect(asked.filter((url) => url === "https://images.example/logo.png")).toHaveLength(1);
     expect(asked).toContain("http://10.0.0.1/secret.png");
+  });
+
+  it("skips images without a usable source instead of failing the page", async () => {
+    const { pdf } = await printed(
+      `<p>Before</p><img alt="none"><img src=""><img src='{"url":"https://x.example/a.png"}'><p>After</p>`,
+    );
+    expect(pdf.text).toContain("Before");
+    expect(pdf.text).toContain("After");
   });
 
   it("embeds a WebP as a PNG, which pdfkit reads, and leaves out one that does not decode", async () => {
