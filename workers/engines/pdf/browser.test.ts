@@ -68,6 +68,27 @@ describe("choosing the PDF engine", () => {
   });
 });
 
+describe("a browser that cannot be had", () => {
+  // Port 9 (discard) has nothing listening: the binding's session request fails, as Browser
+  // Rendering's does when the account's browsers are all in use.
+  const { env: engineEnv, config } = environment({ CHROMIUM_CDP_URL: "http://127.0.0.1:9" });
+
+  it("answers engine-unavailable, retryable, when the browser was asked for by name", async () => {
+    const outcome = await htmlToPdf(request({ engine: "browser" }), refuseAll, engineEnv, config);
+    expect(outcome).toMatchObject({
+      ok: false,
+      problem: "engine-unavailable",
+      extensions: { engine: "chromium", retryable: true },
+    });
+  });
+
+  it("gives way to the embedded engine under auto, which names itself", async () => {
+    const outcome = await htmlToPdf(request({ engine: "auto" }), refuseAll, engineEnv, config);
+    expect(outcome.ok && outcome.engine).toBe("pdfmake");
+    if (outcome.ok) expect((await inspectPdf(outcome.pdf)).text).toContain("Hello world");
+  });
+});
+
 describe("a printed page's requests", () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
   const serving =
