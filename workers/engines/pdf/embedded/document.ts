@@ -2,13 +2,14 @@
  * HTML as pdfmake content: linkedom parses it, we bound and clean the tree, html-to-pdfmake
  * converts it, and we fit the result to the fonts and scale we have.
  *
- * What a browser would do and this does not: style sheets (<style>, <link>) and media queries
- * are not applied, only inline `style` attributes and the elements' own meaning; no script
- * runs; flex and grid lay out as plain blocks; a block's background colour shows behind its
- * text runs only (table cells are filled whole).
+ * What a browser would do and this does not: only the page's <style> elements are applied
+ * (stylesheet.ts says how far), not <link>ed style sheets; no script runs; flex and grid lay
+ * out as plain blocks; padding is ignored; a block's background colour shows behind its text
+ * runs only (table cells are filled whole).
  */
 import htmlToPdfmake from "html-to-pdfmake";
 import { parseHTML } from "linkedom";
+import { applyStyleRules, mediaApplies, parseStyleSheet } from "./stylesheet";
 
 export const DOCUMENT_LIMITS = {
   /** Characters of HTML parsed at all. */
@@ -108,8 +109,9 @@ export type Refusal = {
  */
 export function prepareDocument(
   html: string,
-  printBackground: boolean,
+  options: { printBackground: boolean; media: "print" | "screen" },
 ): { ok: true; prepared: PreparedDocument } | Refusal {
+  const { printBackground } = options;
   if (html.length > DOCUMENT_LIMITS.htmlChars) {
     return tooLarge(
       `The HTML is ${html.length} characters; the embedded engine lays out at most ${DOCUMENT_LIMITS.htmlChars}.`,
@@ -208,7 +210,17 @@ export function prepareDocument(
     for (let child = element.lastChild; child; child = child.previousSibling)
       stack.push({ node: child, depth: depth + 1, block: childBlock });
   }
+  // The style sheets are read before their elements go, and applied once the tree is bounded.
+  const css = [...document.querySelectorAll("style")]
+    .filter((style) => mediaApplies(style.getAttribute("media") || "all", options.media))
+    .map((style) => style.textContent ?? "")
+    .join("\n");
   for (const element of drop) element.remove();
+  if (css.trim()) {
+    for (const element of applyStyleRules(document, parseStyleSheet(css, options.media), nodes)) {
+      element.setAttribute("style", cleanStyle(element.getAttribute("style") ?? "", printBackground));
+    }
+  }
   return { ok: true, prepared: { document, title, baseHref } };
 }
 
@@ -415,9 +427,9 @@ export function convertFragment(document: ParsedDocument): unknown {
 /** A fragment of HTML (a header template) parsed on its own. */
 export function parseFragment(
   html: string,
-  printBackground: boolean,
+  options: { printBackground: boolean; media: "print" | "screen" },
 ): { ok: true; document: ParsedDocument } | Refusal {
-  const prepared = prepareDocument(html, printBackground);
+  const prepared = prepareDocument(html, options);
   return prepared.ok ? { ok: true, document: prepared.prepared.document } : prepared;
 }
 

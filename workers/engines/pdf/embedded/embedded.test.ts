@@ -176,6 +176,36 @@ describe("printEmbedded", () => {
     expect(outcome, outcome.ok ? "" : outcome.detail).toMatchObject({ ok: true });
   });
 
+  it("applies the page's style sheets under its inline styles, with the emulated media's rules", async () => {
+    const html = `<html><head><style>
+        .hidden { display: none }
+        th { background: #e0e7ff; }
+        td.amount { text-align: right; color: rgb(200, 0, 0) }
+        p.note { font-size: 40px }
+        @media screen { .print-only { display: none } }
+        @media print { .screen-only { display: none } }
+      </style><style media="screen">.screen-sheet { display: none }</style></head>
+      <body><p class="hidden">Hidden by a rule</p><p class="note" style="font-size: 10px">Small note</p>
+      <p class="print-only">Print only</p><p class="screen-only">Screen only</p><p class="screen-sheet">Not on screen</p>
+      <table><thead><tr><th>Item</th></tr></thead><tbody><tr><td class="amount">€29.00</td></tr></tbody></table></body></html>`;
+    const print = (await printed(html, { source: { html }, emulateMedia: "print" })).pdf.text;
+    expect(print).not.toContain("Hidden by a rule");
+    expect(print).toContain("Print only");
+    expect(print).not.toContain("Screen only");
+    expect(print).toContain("Not on screen");
+    expect(print).toContain("€29.00");
+    const screen = (await printed(html, { source: { html }, emulateMedia: "screen" })).pdf.text;
+    expect(screen).not.toContain("Print only");
+    expect(screen).toContain("Screen only");
+    expect(screen).not.toContain("Not on screen");
+    // The inline 10px beats the sheet's 40px: the words fit one page at 10px, not at 40px.
+    const words = "word ".repeat(700);
+    const { pdf: small } = await printed(`<style>p { font-size: 40px }</style><p style="font-size: 10px">${words}</p>`);
+    const { pdf: large } = await printed(`<style>p { font-size: 40px }</style><p>${words}</p>`);
+    expect(small.pageCount).toBe(1);
+    expect(large.pageCount).toBeGreaterThan(1);
+  });
+
   it("leaves out scripts, styles and hidden elements", async () => {
     const { pdf } = await printed(`<html><head><title>T</title><style>p { color: red }</style></head>
       <body><script>document.write("injected")</script><p>Visible</p><p style="display:none">Hidden</p><noscript>No script</noscript></body></html>`);

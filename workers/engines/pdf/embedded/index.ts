@@ -1,11 +1,12 @@
 /**
  * The embedded PDF engine: HTML laid out by pdfmake inside the Worker, for where no browser
- * exists. Text, headings, lists, tables, images (PNG, JPEG) and colours; no flex or grid, no
- * style sheets, no script (document.ts says what a browser would do differently).
+ * exists. Text, headings, lists, tables, images (PNG, JPEG; GIF, WebP, BMP converted) and
+ * colours, styled by the page's <style> elements and inline styles; no flex or grid, no
+ * script (document.ts says what a browser would do differently).
  *
  * pdfmake's browser build is used because its Node build reads fonts from the file system; its
- * standard-font containers give pdfkit's Helvetica, Times and Courier metrics (Latin-1) without
- * the 469 KB Roboto file system. pdfmake may fetch nothing itself: every image comes through
+ * standard-font containers give pdfkit's Helvetica, Times and Courier metrics (Windows-1252)
+ * without the 469 KB Roboto file system. pdfmake may fetch nothing itself: every image comes through
  * the caller's guarded fetcher first (images.ts) and reaches pdfmake as a data URL.
  *
  * How each request field is honoured:
@@ -18,7 +19,7 @@
  *   `totalPages`, `date`, `title` and `url` filled in;
  * - waitFor: no script runs, so a delay changes nothing and is not waited; a selector must
  *   match the page as sent, or the answer is invalid-input (a browser would have timed out);
- * - emulateMedia: ignored, as no style sheet is applied (only inline styles).
+ * - emulateMedia: which `@media` blocks and `<style media>` elements of the page apply.
  */
 import pdfMake from "pdfmake/build/pdfmake.min.js";
 import courier from "pdfmake/build/standard-fonts/Courier.js";
@@ -85,7 +86,7 @@ export async function printEmbedded(
     baseUrl = request.source.baseUrl;
   }
 
-  const prepared = prepareDocument(html, request.printBackground);
+  const prepared = prepareDocument(html, { printBackground: request.printBackground, media: request.emulateMedia });
   if (!prepared.ok) return refusal(prepared);
   const { document, title } = prepared.prepared;
   if (prepared.prepared.baseHref) {
@@ -176,7 +177,7 @@ function marginTemplate(
   url: string | undefined,
   margins: [number, number, number, number],
 ): { ok: true; render: (page: number, pages: number) => unknown } | Refusal {
-  const parsed = parseFragment(html, request.printBackground);
+  const parsed = parseFragment(html, { printBackground: request.printBackground, media: request.emulateMedia });
   if (!parsed.ok) return parsed;
   const document = parsed.document;
   const fill = (name: string, text: string): void => {

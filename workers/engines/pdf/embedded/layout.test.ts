@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cleanStyle, fontFor } from "./document";
 import { cssLengthToPoints, selectPages } from "./layout";
+import { applyStyleRules, mediaApplies, parseStyleSheet, specificity, STYLESHEET_LIMITS } from "./stylesheet";
 
 describe("cssLengthToPoints", () => {
   it("reads absolute CSS lengths with CSS's fixed ratios, and a bare number as pixels", () => {
@@ -61,5 +62,74 @@ describe("fontFor", () => {
     expect(fontFor("CourierNew")).toBe("Courier");
     expect(fontFor("Arial")).toBe("Helvetica");
     expect(fontFor("SansSerif")).toBe("Helvetica");
+  });
+});
+
+describe("parseStyleSheet", () => {
+  it("reads rules selector by selector, with the media blocks for the emulated media", () => {
+    const css = `/* a comment { x } */ @import url(x.css); @charset "utf-8";
+      h1, .title { color: red; } @font-face { font-family: X; src: url(x.woff); }
+      @media print { p { color: black } } @media screen and (min-width: 600px) { p { color: grey } }
+      @media (min-width: 600px) { em { color: blue } } @page { margin: 1cm }
+      a:hover { color: pink } p::before { content: "x" } li:first-child { font-weight: bold }`;
+    const print = parseStyleSheet(css, "print").map((rule) => `${rule.selector} {${rule.declarations}}`);
+    expect(print).toEqual([
+      "h1 {color: red;}",
+      ".title {color: red;}",
+      "p {color: black}",
+      "em {color: blue}",
+      "li:first-child {font-weight: bold}",
+    ]);
+    const screen = parseStyleSheet(css, "screen").map((rule) => rule.declarations);
+    expect(screen).toContain("color: grey");
+    expect(screen).not.toContain("color: black");
+  });
+
+  it("ranks ids over classes over types", () => {
+    expect(specificity("#a")).toBeGreaterThan(specificity(".a.b.c"));
+    expect(specificity(".a")).toBeGreaterThan(specificity("body div p"));
+    expect(specificity("td.amount")).toBeGreaterThan(specificity(".amount"));
+    expect(specificity("tr.total td")).toBeGreaterThan(specificity("td.amount") - 1);
+  });
+});
+
+describe("mediaApplies", () => {
+  it("applies all, the emulated type and bare feature queries, not other types or negations", () => {
+    expect(mediaApplies("all", "print")).toBe(true);
+    expect(mediaApplies("print", "print")).toBe(true);
+    expect(mediaApplies("only screen and (max-width: 400px)", "screen")).toBe(true);
+    expect(mediaApplies("screen", "print")).toBe(false);
+    expect(mediaApplies("screen, print", "print")).toBe(true);
+    expect(mediaApplies("not print", "print")).toBe(false);
+    expect(mediaApplies("(orientation: portrait)", "print")).toBe(true);
+  });
+});
+
+describe("applyStyleRules", () => {
+  function element(style: string | null) {
+    const attributes = new Map<string, string>(style === null ? [] : [["style", style]]);
+    return {
+      getAttribute: (name: string) => attributes.get(name) ?? null,
+      setAttribute: (name: string, value: string) => void attributes.set(name, value),
+    };
+  }
+
+  it("writes matching rules before the inline style, less specific first, then in order", () => {
+    const paragraph = element("color: green");
+    const root = {
+      querySelectorAll: (selector: string) => (selector === "p" || selector === ".note" ? [paragraph] : []),
+    };
+    const rules = parseStyleSheet(".note { color: blue } p { color: red } div { color: pink }", "print");
+    expect([...applyStyleRules(root, rules, 10)]).toEqual([paragraph]);
+    expect(paragraph.getAttribute("style")).toBe("color: red;color: blue;color: green");
+  });
+
+  it("tries only as many rules as the page's size affords, each walking the whole tree", () => {
+    const tried: string[] = [];
+    const root = { querySelectorAll: (selector: string) => (tried.push(selector), []) };
+    const rules = parseStyleSheet(Array.from({ length: 1000 }, (_, i) => `.c${i} { color: red }`).join(" "), "print");
+    applyStyleRules(root, rules, 10_000);
+    expect(tried).toHaveLength(STYLESHEET_LIMITS.work / 10_000);
+    expect(tried[0]).toBe(".c0");
   });
 });
