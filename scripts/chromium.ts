@@ -46,7 +46,8 @@ export async function launchChromium(): Promise<LocalChromium | null> {
   });
   const close = () => {
     child.kill("SIGKILL");
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium may still be writing its profile for a moment after SIGKILL: retry, quietly.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   };
   // Vite and vitest exit through process.exit on Ctrl-C and SIGTERM, which fires "exit".
   process.once("exit", close);

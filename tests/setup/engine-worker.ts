@@ -16,7 +16,8 @@ import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangle
 import type { cloudflareTest } from "@cloudflare/vitest-plugin";
 
 const CONFIG_PATH = "workers/engines/wrangler.toml";
-const OUT_DIR = path.resolve("node_modules/.cache/portico-engines");
+// One folder per vitest process: two runs at once (two terminals) must not delete each other's bundle.
+const OUT_DIR = path.resolve(`node_modules/.cache/portico-engines/${process.pid}`);
 
 type PoolOptions = Exclude<NonNullable<Parameters<typeof cloudflareTest>[0]>, (...args: never[]) => unknown>;
 type AuxiliaryWorker = NonNullable<NonNullable<PoolOptions["miniflare"]>["workers"]>[number];
@@ -45,6 +46,7 @@ export async function engineWorkerOptions(vars: Record<string, string>): Promise
   const { modulesRules: _unbundled, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions;
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
+  process.once("exit", () => rmSync(OUT_DIR, { recursive: true, force: true }));
   const scriptPath = path.join(OUT_DIR, "index.js");
   const copied = new Map<string, "CompiledWasm" | "Data">();
   await build({
