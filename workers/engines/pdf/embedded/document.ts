@@ -221,6 +221,20 @@ export function prepareDocument(
       element.setAttribute("style", cleanStyle(element.getAttribute("style") ?? "", printBackground));
     }
   }
+  // A browser draws a table's lines only where the page asks (a `border` attribute or CSS);
+  // pdfmake draws every line unless a cell says otherwise. Cells of a table without a border
+  // attribute start with none, under whatever their styles add. (`border:0`, because
+  // html-to-pdfmake reads `border-width: 0` as no value, which it takes for a line.)
+  for (const table of document.querySelectorAll("table")) {
+    if (Number.parseInt(table.getAttribute("border") ?? "0", 10) > 0) continue;
+    for (const row of table.children) {
+      for (const cell of /^T(HEAD|BODY|FOOT)$/i.test(row.nodeName)
+        ? [...row.children].flatMap((tr) => [...tr.children])
+        : []) {
+        cell.setAttribute("style", `border:0;${cell.getAttribute("style") ?? ""}`);
+      }
+    }
+  }
   return { ok: true, prepared: { document, title, baseHref } };
 }
 
@@ -370,8 +384,8 @@ export function fontFor(family: string): string {
 
 /**
  * Browser-like defaults where html-to-pdfmake's differ: a header cell is bold but not shaded,
- * code is monospace, headings follow Chromium's sizes (2em, 1.5em, 1.17em, 1em, .83em, .67em
- * of 12pt).
+ * code is monospace, quotes are indented, blocks are spaced, headings follow Chromium's sizes
+ * (2em, 1.5em, 1.17em, 1em, .83em, .67em of 12pt).
  */
 const DEFAULT_STYLES = {
   th: { bold: true, fillColor: "" },
@@ -381,7 +395,10 @@ const DEFAULT_STYLES = {
   h4: { fontSize: 12, bold: true, marginBottom: 5 },
   h5: { fontSize: 10, bold: true, marginBottom: 4 },
   h6: { fontSize: 8, bold: true, marginBottom: 4 },
-  pre: { font: FONTS.mono },
+  pre: { font: FONTS.mono, marginBottom: 10 },
+  blockquote: { marginLeft: 30, marginRight: 30, marginBottom: 10 },
+  ul: { marginBottom: 10, marginLeft: 5 },
+  ol: { marginBottom: 10, marginLeft: 5 },
   code: { font: FONTS.mono },
   kbd: { font: FONTS.mono },
   samp: { font: FONTS.mono },
@@ -407,6 +424,8 @@ export function convertBody(
   return htmlToPdfmake("", {
     window: windowFor(document),
     imagesByReference: true,
+    // Widths from the page (`width: 100%` on a table, a cell's width) apply only with this.
+    tableAutoSize: true,
     defaultStyles: DEFAULT_STYLES,
     ignoreStyles: printBackground ? [] : ["background-color", "background"],
     removeExtraBlanks: true,
@@ -477,6 +496,21 @@ export function fitContent(
     for (const key of ["margin", "marginLeft", "marginTop", "marginRight", "marginBottom", "leadingIndent"]) {
       scaleKey(record, key, options.scale);
     }
+    const table = record.table as { body?: unknown; widths?: unknown } | undefined;
+    if (table && Array.isArray(table.widths)) table.widths = fitWidths(table.widths);
+    if (table && Array.isArray(table.body)) {
+      // html-to-pdfmake copies a cell's width into the table's widths and leaves it on the
+      // cell too, where pdfmake reads it as the text's width and pushes the table off the page.
+      for (const row of table.body) {
+        if (!Array.isArray(row)) continue;
+        for (const cell of row) {
+          if (cell && typeof cell === "object") {
+            delete (cell as Record<string, unknown>).width;
+            delete (cell as Record<string, unknown>).height;
+          }
+        }
+      }
+    }
     for (const key of ["text", "stack", "ul", "ol", "columns", "table", "body"]) {
       if (key in record) record[key] = visit(record[key]);
     }
@@ -497,6 +531,19 @@ export function safeLink(href: string, baseUrl: string | undefined): string | nu
   } catch {
     return null;
   }
+}
+
+/**
+ * Column widths pdfmake can honour: its percentages are of the whole column, so beside fixed
+ * widths (a `width: 100%` table with one 200px cell) or adding up past 100 they would push the
+ * table off the page; then they share what is left instead (`*`).
+ */
+export function fitWidths(widths: unknown[]): unknown[] {
+  const percents = widths.filter((width): width is string => typeof width === "string" && width.endsWith("%"));
+  const total = percents.reduce((sum, width) => sum + (Number.parseFloat(width) || 0), 0);
+  const fixed = widths.some((width) => typeof width === "number");
+  if (percents.length === 0 || (!fixed && total <= 100.5)) return widths;
+  return widths.map((width) => (typeof width === "string" && width.endsWith("%") ? "*" : width));
 }
 
 function scaleKey(record: Record<string, unknown>, key: string, scale: number): void {

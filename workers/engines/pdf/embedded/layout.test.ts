@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanStyle, fontFor } from "./document";
+import { cleanStyle, fitWidths, fontFor } from "./document";
 import { cssLengthToPoints, selectPages } from "./layout";
 import { applyStyleRules, mediaApplies, parseStyleSheet, specificity, STYLESHEET_LIMITS } from "./stylesheet";
 
@@ -131,5 +131,14 @@ describe("applyStyleRules", () => {
     applyStyleRules(root, rules, 10_000);
     expect(tried).toHaveLength(STYLESHEET_LIMITS.work / 10_000);
     expect(tried[0]).toBe(".c0");
+  });
+});
+
+describe("fitWidths", () => {
+  it("keeps percentages that fit, and turns them into shares beside fixed widths or past 100", () => {
+    expect(fitWidths(["50%", "50%"])).toEqual(["50%", "50%"]);
+    expect(fitWidths(["auto", 151])).toEqual(["auto", 151]);
+    expect(fitWidths(["50%", 151, "50%"])).toEqual(["*", 151, "*"]);
+    expect(fitWidths(["80%", "40%"])).toEqual(["*", "*"]);
   });
 });
