@@ -128,6 +128,15 @@ export function prepareDocument(
   const baseHref = document.querySelector("base[href]")?.getAttribute("href") ?? undefined;
   const body = document.body;
   if (!body) return { ok: false, problem: "invalid-input", detail: "The HTML has no body to print." };
+  // Content after </body> or </html> (a tracking snippet, a footer pasted late) is part of the
+  // body for a browser; linkedom leaves it outside, where it would not print.
+  for (const parent of [document.documentElement, document]) {
+    let after = false;
+    for (const node of [...(parent?.childNodes ?? [])]) {
+      if (node === body || node === document.documentElement) after = true;
+      else if (after && (node.nodeType === 1 || node.nodeType === 3)) body.appendChild(node);
+    }
+  }
 
   let nodes = 0;
   let textChars = 0;

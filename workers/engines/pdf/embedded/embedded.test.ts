@@ -206,6 +206,13 @@ describe("printEmbedded", () => {
     expect(large.pageCount).toBeGreaterThan(1);
   });
 
+  it("prints content after </body> and </html>, as a browser puts it in the body", async () => {
+    const { pdf } = await printed("<html><body><p>Inside</p></body><p>After body</p></html><p>After html</p>");
+    expect(pdf.text).toContain("Inside");
+    expect(pdf.text).toContain("After body");
+    expect(pdf.text).toContain("After html");
+  });
+
   it("leaves out scripts, styles and hidden elements", async () => {
     const { pdf } = await printed(`<html><head><title>T</title><style>p { color: red }</style></head>
       <body><script>document.write("injected")</script><p>Visible</p><p style="display:none">Hidden</p><noscript>No script</noscript></body></html>`);
