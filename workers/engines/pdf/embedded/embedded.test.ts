@@ -8,6 +8,7 @@ import type { FetchedResource, HtmlToPdfRequest, ResourceFetcher } from "~worker
 import { getDocumentProxy } from "unpdf";
 import { makeJpeg, makePng, makeWebp, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
 import { inspectPdf, PAPER_POINTS } from "../../../../tests/pdf-inspect";
+import pdfMake from "pdfmake/build/pdfmake.min.js";
 import { printEmbedded } from ".";
 
 function request(html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest {
@@ -349,6 +350,16 @@ describe("printEmbedded", () => {
       "https://site.example/pricing",
       "mailto:hi@example.com",
     ]);
+  });
+
+  it("forbids pdfmake to fetch anything itself: every URL goes through the guarded fetcher first", async () => {
+    // The same pdfmake instance the engine configured on import.
+    const document = pdfMake.createPdf({
+      content: [{ image: "remote" }],
+      images: { remote: "https://images.example/a.png" },
+      defaultStyle: { font: "Helvetica" },
+    });
+    await expect(document.getBuffer()).rejects.toThrow(/denied by resource access policy/);
   });
 
   it("leaves out a PNG whose header claims a huge canvas, before pdfkit inflates it", async () => {
