@@ -371,7 +371,13 @@ export interface ParsedResume {
     email: string | null;
     phone: string | null;
     url: string | null;
-    location: { address: string | null; city: string | null; region: string | null; countryCode: string | null } | null;
+    location: {
+      address: string | null;
+      postalCode: string | null;
+      city: string | null;
+      region: string | null;
+      countryCode: string | null;
+    } | null;
     profiles: { network: string; url: string; username: string | null }[];
     summary: string | null;
   };
@@ -399,7 +405,8 @@ export interface ParsedResume {
   certificates: { name: string; date: string | null; issuer: string | null }[];
   /** The document's whole text, in reading order (column by column). */
   text: string;
-  meta: { format: "pdf" | "docx"; pages: number; columns: number };
+  /** `pages` is null for a DOCX: its pages exist only once Word lays it out. */
+  meta: { format: "pdf" | "docx"; pages: number | null; columns: number };
 }
 
 export type ResumeOutcome = { ok: true; resume: ParsedResume } | DocumentFailure;

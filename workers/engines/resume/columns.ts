@@ -7,6 +7,10 @@
  * text on both sides, below the page's full-width header (a name or contact line may cross it;
  * nothing else may). A right-aligned date beside each job title also leaves an empty band, so a
  * side made mostly of dates is not a column, and the band must run down a good part of the page.
+ *
+ * The band is searched across the text's own horizontal extent, at most BINS places, never
+ * across the page's declared width (a MediaBox a billion points wide is the file's to choose),
+ * and each place costs a pass over the items (pdf-lines.ts bounds how many a page may have).
  */
 import { findDateRange, findSingleDate } from "./fields/dates";
 
@@ -27,13 +31,25 @@ export interface PageColumns {
 }
 
 const MIN_GUTTER = 6;
+/** Places a gutter is looked for: 2 pt apart across an A4 page's text, further apart across a wider one. */
+const BINS = 200;
 
-export function splitColumns(items: readonly PositionedItem[], pageWidth: number): PageColumns {
+export function splitColumns(items: readonly PositionedItem[]): PageColumns {
   const single = { header: [...items], columns: [] };
   if (items.length < 8) return single;
-  const top = Math.min(...items.map((item) => item.y));
-  const bottom = Math.max(...items.map((item) => item.y));
+  let top = Infinity;
+  let bottom = -Infinity;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const item of items) {
+    top = Math.min(top, item.y);
+    bottom = Math.max(bottom, item.y);
+    left = Math.min(left, item.x);
+    right = Math.max(right, item.x + item.width);
+  }
   const textHeight = Math.max(bottom - top, 1);
+  const span = right - left;
+  if (!Number.isFinite(span) || span <= MIN_GUTTER) return single;
 
   const datelike = new Set(
     items.filter((item) => findDateRange(item.text) || (findSingleDate(item.text) && item.text.length < 12)),
@@ -55,17 +71,26 @@ export function splitColumns(items: readonly PositionedItem[], pageWidth: number
     }
     band = null;
   };
-  for (let x = Math.round(pageWidth * 0.12); x <= pageWidth * 0.88; x += 2) {
-    const crossing = items.filter((item) => item.x < x && item.x + item.width > x);
-    const headerBottom = crossing.length ? Math.max(...crossing.map((item) => item.y)) : -Infinity;
+  // A column is not within a tenth of the text's edges (a bullet beside its line is not one).
+  const step = Math.max(2, span / BINS);
+  for (let x = left + span * 0.1; x <= right - span * 0.1; x += step) {
+    const crossing = new Set<PositionedItem>();
+    let headerBottom = -Infinity;
+    for (const item of items) {
+      if (item.x < x && item.x + item.width > x) {
+        crossing.add(item);
+        headerBottom = Math.max(headerBottom, item.y);
+      }
+    }
     // The header above the columns is made of the lines that cross them (a name, a contact
     // line): a band that only clears the page's lower part, with side-by-side text above it, is
-    // a gap inside one column, not a gutter.
-    const besideAbove = items.filter((item) => item.y <= headerBottom && !crossing.includes(item)).length;
-    const valid =
-      crossing.length <= items.length * 0.25 &&
-      besideAbove <= crossing.length &&
-      sidesHoldColumns(items, x, headerBottom, textHeight, bottom, datelike);
+    // a gap inside one column, not a gutter. The cheap bound first.
+    let valid = crossing.size <= items.length * 0.25;
+    if (valid) {
+      let besideAbove = 0;
+      for (const item of items) if (item.y <= headerBottom && !crossing.has(item)) besideAbove++;
+      valid = besideAbove <= crossing.size && sidesHoldColumns(items, x, headerBottom, textHeight, bottom, datelike);
+    }
     if (!valid) {
       close();
       continue;
@@ -96,7 +121,9 @@ function rightEdgeAlignment(items: readonly PositionedItem[], x: number, headerB
   for (const start of starts) {
     for (const near of [start - 1, start, start + 1]) counts.set(near, (counts.get(near) ?? 0) + 1);
   }
-  return Math.max(...counts.values()) / starts.length;
+  let most = 0;
+  for (const count of counts.values()) most = Math.max(most, count);
+  return most / starts.length;
 }
 
 function sidesHoldColumns(
@@ -113,8 +140,15 @@ function sidesHoldColumns(
   if (left.length < 3 || right.length < 3) return false;
   // The columns run down a good part of the page, not only its last lines.
   if (bottom - headerBottom < textHeight * 0.35) return false;
-  const extent = (side: PositionedItem[]) =>
-    Math.max(...side.map((item) => item.y)) - Math.min(...side.map((item) => item.y));
+  const extent = (side: PositionedItem[]) => {
+    let low = Infinity;
+    let high = -Infinity;
+    for (const item of side) {
+      low = Math.min(low, item.y);
+      high = Math.max(high, item.y);
+    }
+    return high - low;
+  };
   if (extent(left) < textHeight * 0.25 || extent(right) < textHeight * 0.25) return false;
   // A side of dates (or of dates and little else) sits beside job titles: rows, not columns.
   const dates = (side: PositionedItem[]) => side.filter((item) => datelike.has(item)).length / side.length;

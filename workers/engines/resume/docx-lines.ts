@@ -9,7 +9,7 @@
  * parser needs only elements, attributes and text.
  */
 import type { DocumentFailure } from "~workers/hosted/capabilities";
-import { squash, type DocumentLines, type Line } from "./lines";
+import { capLine, MAX_LINES, squash, tooManyLines, type DocumentLines, type Line } from "./lines";
 import { headingKind } from "./sections";
 import { readZipEntries } from "./zip";
 
@@ -58,11 +58,32 @@ export function readDocxLines(bytes: Uint8Array): { ok: true; value: DocumentLin
     };
   const decoder = new TextDecoder();
   const styles = readStyles(read.files.has(STYLES) ? decoder.decode(read.files.get(STYLES)) : "");
-  const lines = readParagraphs(decoder.decode(document), styles);
-  return {
-    ok: true,
-    value: { lines, pages: 1, columns: Math.max(1, ...lines.map((line) => line.column + 1)) },
-  };
+  const lines = readParagraphs(withoutUnterminated(decoder.decode(document)), styles);
+  if (!lines) return tooManyLines("The DOCX");
+  let columns = 1;
+  for (const line of lines) columns = Math.max(columns, line.column + 1);
+  // A DOCX has no pages until Word lays it out: its count is not guessed.
+  return { ok: true, value: { lines, pages: null, columns } };
+}
+
+/**
+ * The XML up to its first comment, processing instruction or CDATA section that never ends. The
+ * tokeniser would look for the end of each such opener through the rest of the text, and a file
+ * of millions of `<!--` would cost the square of its length; past an unterminated one there is
+ * no well-formed XML to read anyway.
+ */
+function withoutUnterminated(xml: string): string {
+  let end = xml.length;
+  for (const [open, close] of [
+    ["<!--", "-->"],
+    ["<?", "?>"],
+    ["<![CDATA[", "]]>"],
+  ] as const) {
+    const lastClose = xml.lastIndexOf(close);
+    const stray = xml.indexOf(open, lastClose < 0 ? 0 : lastClose);
+    if (stray >= 0) end = Math.min(end, stray);
+  }
+  return end === xml.length ? xml : xml.slice(0, end);
 }
 
 const TOKEN =
@@ -73,11 +94,16 @@ function attribute(attributes: string, name: string): string | undefined {
   return match ? decodeEntities(match[1] ?? match[2] ?? "") : undefined;
 }
 
+/** A character reference's character; one past Unicode's last (`&#x110000;`) is U+FFFD, as XML readers show it. */
+function codePoint(value: number): string {
+  return value > 0 && value <= 0x10ffff ? String.fromCodePoint(value) : value === 0 ? " " : "\ufffd";
+}
+
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, entity: string) => {
     const lower = entity.toLowerCase();
-    if (lower.startsWith("#x")) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16) || 32);
-    if (lower.startsWith("#")) return String.fromCodePoint(Number(lower.slice(1)) || 32);
+    if (lower.startsWith("#x")) return codePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith("#")) return codePoint(Number(lower.slice(1)));
     return { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[lower] ?? "";
   });
 }
@@ -126,7 +152,8 @@ function resolveStyle(
   return { name: name.toLowerCase(), bold: bold ?? false, size: size ?? 0 };
 }
 
-function readParagraphs(xml: string, styles: Map<string, Style>): Line[] {
+/** The paragraphs as lines; null when there are more than MAX_LINES. */
+function readParagraphs(xml: string, styles: Map<string, Style>): Line[] | null {
   const lines: Line[] = [];
   const open: Paragraph[] = [];
   /** Per open table: the index of the cell being read in its current row. */
@@ -144,35 +171,49 @@ function readParagraphs(xml: string, styles: Map<string, Style>): Line[] {
   const cellsOfTable: number[][] = [];
   /** Every table's cells, by the order the tables closed. */
   const layoutTables: number[][] = [];
-  const flush = (paragraph: Paragraph, breakHere = false) => {
+  let tooMany = false;
+  const flush = (paragraph: Paragraph) => {
     const style = resolveStyle(styles, paragraph.style);
     const text = paragraph.runs.map((r) => r.text).join("");
+    // What the paragraph looks like, once: its breaks (w:br) make lines that share it.
+    let runSize = 0;
+    let boldChars = 0;
+    let allChars = 0;
+    for (const run of paragraph.runs) {
+      if (!run.text.trim()) continue;
+      runSize = Math.max(runSize, run.size);
+      allChars += run.text.length;
+      if (run.bold) boldChars += run.text.length;
+    }
+    const styled = /^title$/.test(style.name)
+      ? "title"
+      : /^(heading|überschrift|titre|título)\s*\d/.test(style.name)
+        ? "heading"
+        : undefined;
     for (const piece of text.split("\n")) {
-      const parts = piece.split("\t").map(squash).filter(Boolean);
+      const parts = piece
+        .split("\t")
+        .map((part) => capLine(squash(part)))
+        .filter(Boolean);
       if (!parts.length) continue;
-      const visible = paragraph.runs.filter((r) => r.text.trim());
-      const boldChars = visible.filter((r) => r.bold).reduce((sum, r) => sum + r.text.length, 0);
-      const allChars = visible.reduce((sum, r) => sum + r.text.length, 0);
-      const styled = /^title$/.test(style.name)
-        ? "title"
-        : /^(heading|überschrift|titre|título)\s*\d/.test(style.name)
-          ? "heading"
-          : undefined;
+      if (lines.length >= MAX_LINES) {
+        tooMany = true;
+        return;
+      }
       lineCells.push(paragraph.cell);
       lines.push({
-        text: parts.join(" "),
+        text: capLine(parts.join(" ")),
         parts,
         page: 1,
         x: 0,
         y: lines.length,
-        fontSize: Math.max(0, ...visible.map((r) => r.size)) || style.size,
+        fontSize: runSize || style.size,
         bold: allChars > 0 && boldChars > allChars / 2,
         column: paragraph.column,
         ...(styled ? { styled } : {}),
         ...(paragraph.listItem ? { listItem: true } : {}),
       });
     }
-    if (breakHere) paragraph.runs = [];
   };
 
   for (const match of xml.matchAll(TOKEN)) {
@@ -204,6 +245,7 @@ function readParagraphs(xml: string, styles: Map<string, Style>): Line[] {
         else {
           const done = open.pop();
           if (done) flush(done);
+          if (tooMany) return null;
         }
         break;
       case "w:pPr":
@@ -271,7 +313,7 @@ function readParagraphs(xml: string, styles: Map<string, Style>): Line[] {
   // main cell): each cell is a column. Other tables hold data (a date beside each job, a German
   // Lebenslauf's rows) and are read row by row within the column around them.
   const tableOfCell = new Map<number, number>();
-  layoutTables.forEach((cellIds, table) => cellIds.forEach((cell) => tableOfCell.set(cell, table)));
+  layoutTables.forEach((tableCells, table) => tableCells.forEach((cell) => tableOfCell.set(cell, table)));
   const layout = new Set<number>();
   lines.forEach((line, index) => {
     const table = tableOfCell.get(lineCells[index]!);

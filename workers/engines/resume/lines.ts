@@ -30,10 +30,35 @@ export interface Line {
 
 export interface DocumentLines {
   lines: Line[];
-  pages: number;
+  /** A PDF's page count; null for a DOCX (its pages exist only once Word lays it out). */
+  pages: number | null;
   /** The most columns found on one page (1 or 2). */
   columns: number;
 }
+
+/**
+ * Bounds on the model, so every reader after it does bounded work whatever the file holds: a
+ * résumé has a few hundred lines of at most a few hundred characters. A longer line is cut
+ * before any pattern reads it (a pattern that backtracks costs the square of a line's length);
+ * a document of more lines is refused as too large.
+ */
+export const MAX_LINE_CHARS = 2_000;
+export const MAX_LINES = 20_000;
+
+/** A text cut to MAX_LINE_CHARS, never through a surrogate pair. */
+export function capLine(text: string): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  const end = /[\ud800-\udbff]/.test(text[MAX_LINE_CHARS - 1]!) ? MAX_LINE_CHARS - 1 : MAX_LINE_CHARS;
+  return text.slice(0, end);
+}
+
+/** The refusal of a document with more than MAX_LINES lines. */
+export const tooManyLines = (what: string) => ({
+  ok: false as const,
+  problem: "unreadable-document" as const,
+  detail: `${what} has more than ${MAX_LINES} lines of text; a résumé has a few hundred.`,
+  extensions: { reason: "too-large" as const },
+});
 
 /** Whitespace runs as one space, trimmed. */
 export const squash = (text: string) => text.replace(/[\s\u00a0\u200b]+/g, " ").trim();

@@ -7,9 +7,16 @@
 import { getResolvedPDFJS } from "unpdf";
 import type { DocumentFailure } from "~workers/hosted/capabilities";
 import { splitColumns, type PositionedItem } from "./columns";
-import { squash, type DocumentLines, type Line } from "./lines";
+import { capLine, MAX_LINES, squash, tooManyLines, type DocumentLines, type Line } from "./lines";
 
 export const MAX_PAGES = 20;
+/** Pieces of text on one page: a dense résumé page has a few hundred; the column search is linear in them. */
+export const MAX_ITEMS_PER_PAGE = 5_000;
+/**
+ * Pixels of one image pdf.js decodes: the bold fonts are learnt from a page's operator list,
+ * which decodes its images too; a résumé's photo is far smaller, and a larger image is skipped.
+ */
+const MAX_IMAGE_PIXELS = 4_000_000;
 
 const unreadable = (
   reason: "malformed" | "truncated" | "encrypted" | "too-large",
@@ -42,6 +49,8 @@ export async function readPdfLines(
     disableFontFace: true,
     stopAtErrors: false,
     verbosity: 0,
+    // (No isEvalSupported: this pdf.js has no eval path left, and workerd forbids eval anyway.)
+    maxImageSize: MAX_IMAGE_PIXELS,
   });
   const destroy = () => void task.destroy();
   signal.addEventListener("abort", destroy);
@@ -63,13 +72,18 @@ export async function readPdfLines(
       const content = await page.getTextContent();
       const bold = await boldFonts(page, content.styles);
       const pageHeight = page.view[3] ?? 842;
-      const pageWidth = page.view[2] ?? 595;
       const items: PositionedItem[] = [];
       for (const item of content.items) {
         if (!("str" in item) || !item.str.trim()) continue;
+        if (items.length >= MAX_ITEMS_PER_PAGE) {
+          return unreadable(
+            "too-large",
+            `Page ${number} of the PDF has more than ${MAX_ITEMS_PER_PAGE} pieces of text; a résumé's page has a few hundred.`,
+          );
+        }
         const [a, b, , , e, f] = item.transform as number[];
         items.push({
-          text: item.str,
+          text: capLine(item.str),
           x: e ?? 0,
           y: pageHeight - (f ?? 0),
           width: item.width,
@@ -78,10 +92,11 @@ export async function readPdfLines(
         });
       }
       const text = items.filter((item) => !PAGE_FOOTER.test(item.text.trim()));
-      const split = splitColumns(text, pageWidth);
+      const split = splitColumns(text);
       if (split.columns.length > 1) columns = Math.max(columns, split.columns.length);
       lines.push(...toLines(split.header, number, 0));
       split.columns.forEach((column, index) => lines.push(...toLines(column, number, index)));
+      if (lines.length > MAX_LINES) return tooManyLines("The PDF");
       page.cleanup();
     }
     return { ok: true, value: { lines, pages: document.numPages, columns } };
@@ -172,9 +187,9 @@ function toLines(items: readonly PositionedItem[], page: number, column: number)
       fontSize = Math.max(fontSize, item.fontSize);
     }
     parts.push(squash(current));
-    const kept = parts.filter(Boolean);
+    const kept = parts.map(capLine).filter(Boolean);
     return {
-      text: kept.join(" "),
+      text: capLine(kept.join(" ")),
       parts: kept,
       page,
       x: row[0]!.x,

@@ -3,9 +3,11 @@
  * entries are found in the central directory, and each is inflated in small slices of its
  * compressed bytes with a running count of what came out, so a zip bomb (a few hundred KB that
  * inflate to gigabytes, whatever size its headers declare) is stopped at the limit instead of
- * filling the isolate's memory.
+ * filling the isolate's memory. The central directory is walked by the module the API's sniffer
+ * uses too (workers/hosted/_documents/zip-directory.ts).
  */
 import { Inflate } from "fflate";
+import { readZipDirectory } from "~workers/hosted/_documents/zip-directory";
 
 export type ZipRead =
   { ok: true; files: Map<string, Uint8Array> } | { ok: false; reason: "malformed" | "too-large" | "encrypted" };
@@ -13,52 +15,11 @@ export type ZipRead =
 /** Compressed bytes handed to the inflater at once: at most ~1 MB of output per slice (deflate's ratio is ≤ 1032). */
 const SLICE = 1024;
 
-interface Entry {
-  name: string;
-  method: number;
-  flags: number;
-  compressedSize: number;
-  localOffset: number;
-}
-
-/** The names in the archive's central directory, or null when there is none to read. */
-export function zipEntries(bytes: Uint8Array): Entry[] | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // The end-of-central-directory record sits in the last 64 KiB + 22 bytes (its comment is ≤ 64 KiB).
-  let end = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 65_557); at--) {
-    if (view.getUint32(at, true) === 0x06054b50) {
-      end = at;
-      break;
-    }
-  }
-  if (end < 0) return null;
-  const count = view.getUint16(end + 10, true);
-  let at = view.getUint32(end + 16, true);
-  const entries: Entry[] = [];
-  const decoder = new TextDecoder();
-  for (let index = 0; index < count; index++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return null;
-    const nameLength = view.getUint16(at + 28, true);
-    const extraLength = view.getUint16(at + 30, true);
-    const commentLength = view.getUint16(at + 32, true);
-    if (at + 46 + nameLength > bytes.length) return null;
-    entries.push({
-      name: decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
-      flags: view.getUint16(at + 8, true),
-      method: view.getUint16(at + 10, true),
-      compressedSize: view.getUint32(at + 20, true),
-      localOffset: view.getUint32(at + 42, true),
-    });
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}
-
 /** The named entries' contents, inflating at most `maxTotalBytes` in all. */
 export function readZipEntries(bytes: Uint8Array, names: readonly string[], maxTotalBytes: number): ZipRead {
-  const entries = zipEntries(bytes);
-  if (!entries) return { ok: false, reason: "malformed" };
+  const directory = readZipDirectory(bytes);
+  if (!directory?.complete) return { ok: false, reason: "malformed" };
+  const { entries } = directory;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const files = new Map<string, Uint8Array>();
   let budget = maxTotalBytes;

@@ -24,7 +24,7 @@ export const ImageFileSchema = z
   .refine((file) => file.size > 0, "The uploaded file is empty.")
   .refine((file) => file.size <= MAX_IMAGE_BYTES, `An image may be at most ${MAX_MB} MB.`);
 
-const DATA_URL_PREFIX = /^data:[^,;]*(?:;[^,;]*)*;base64,/i;
+export const DATA_URL_PREFIX = /^data:[^,;]*(?:;[^,;]*)*;base64,/i;
 
 export const ImageDataUrlSchema = z
   .string()

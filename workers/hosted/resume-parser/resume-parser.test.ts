@@ -15,6 +15,7 @@ import {
 } from "../../../tests/factories";
 import { createTestContext, expectProblem, jsonBody, runParsed } from "../../../tests/hosted-context";
 import { GERMAN_DOCX, TABLE_DOCX, TWO_COLUMN_PDF } from "../../../tests/resume-fixtures";
+import { parseResumeFile } from "./handler";
 import { definition } from "./index";
 import { MAX_RESUME_BYTES, ResumeParserOutputSchema } from "./schema";
 import { sniffResume } from "./sniff";
@@ -32,7 +33,7 @@ describe("resume-parser", () => {
     const resume = await parse({ file: fileOf(await TABLE_DOCX.build(), "cv.docx", "application/octet-stream") });
     expect(resume.basics).toMatchObject({ name: "Priya Natarajan", email: "priya.n@example.org" });
     expect(resume.work.map((job) => job.name)).toEqual(["Monzo Bank Ltd", "Government Digital Service"]);
-    expect(resume.meta).toEqual({ format: "docx", pages: 1, columns: 2 });
+    expect(resume.meta).toEqual({ format: "docx", pages: null, columns: 2 });
   });
 
   it("takes the file as `resume` too, and as a base64 data URL in JSON", async () => {
@@ -76,10 +77,35 @@ describe("resume-parser", () => {
     expectProblem(result, "unsupported-media-type", /neither a PDF nor a DOCX/);
   });
 
-  it("refuses a file over 10 MB as 413", async () => {
+  it("refuses a file or a data URL over 10 MB as 422 invalid-input at its field, as the image APIs do", async () => {
     const big = new Uint8Array(MAX_RESUME_BYTES + 1);
     big.set(strToU8("%PDF-1.7\n"));
-    expectProblem(await runParsed(operation, { file: fileOf(big, "big.pdf", "application/pdf") }), "body-too-large");
+    const file = fileOf(big, "big.pdf", "application/pdf");
+    expect(operation.input.safeParse({ file }).error?.issues).toEqual([
+      expect.objectContaining({ path: ["file"], message: "A résumé may be at most 10 MB." }),
+    ]);
+    // The handler bounds it again for a caller that skipped the schema, the same way.
+    expectProblem(await parseResumeFile({ file }, createTestContext()), "invalid-input", /at most 10 MB/);
+    const checked = operation.input.safeParse({ resume: file });
+    expect(checked.success).toBe(false);
+    expect(checked.error?.issues[0]?.path).toEqual(["resume"]);
+    const longDataUrl = `data:application/pdf;base64,${"A".repeat(Math.ceil(MAX_RESUME_BYTES / 3) * 4 + 300)}`;
+    const refused = operation.input.safeParse({ file: longDataUrl });
+    expect(refused.error?.issues[0]).toMatchObject({ path: ["file"], message: expect.stringMatching(/at most 10 MB/) });
+    // Within the text's bound, a few bytes over once decoded: refused the same way, not 413.
+    const justOver = `data:application/pdf;base64,${"A".repeat(Math.ceil(MAX_RESUME_BYTES / 3) * 4 + 4)}`;
+    expect(operation.input.safeParse({ file: justOver }).success).toBe(true);
+    expectProblem(await runParsed(operation, { file: justOver }), "invalid-input", /at most 10 MB/);
+  });
+
+  it("answers engine-failed, not a 500, when the engine Worker's call itself fails", async () => {
+    const engines = createTestContext().documents!;
+    const ctx = {
+      ...createTestContext(),
+      documents: { ...engines, parseResume: () => Promise.reject(new Error("Worker exceeded memory limit.")) },
+    };
+    const result = await runParsed(operation, { file: fileOf(await TABLE_DOCX.build(), "cv.docx", "") }, ctx);
+    expectProblem(result, "engine-failed", /stopped/);
   });
 
   it("answers an engine refusal as its problem (a password-protected PDF: 422 with reason encrypted)", async () => {
@@ -95,9 +121,15 @@ describe("resume-parser", () => {
     expectProblem(result, "engine-unavailable");
   });
 
-  it("asks for exactly one file", () => {
+  it("asks for exactly one file", async () => {
+    const dataUrl = `data:application/pdf;base64,${bytesToBase64(await TWO_COLUMN_PDF.build())}`;
+    expect(operation.input.safeParse({ file: dataUrl }).success).toBe(true);
+    expect(operation.input.safeParse({ resume: dataUrl }).success).toBe(true);
     expect(operation.input.safeParse({}).success).toBe(false);
-    expect(operation.input.safeParse({ file: "data:,x", resume: "data:,y" }).success).toBe(false);
+    const both = operation.input.safeParse({ file: dataUrl, resume: dataUrl });
+    expect(both.error?.issues).toEqual([
+      expect.objectContaining({ path: ["file"], message: "Send the résumé as exactly one of `file` or `resume`." }),
+    ]);
   });
 });
 

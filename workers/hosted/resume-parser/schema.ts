@@ -5,25 +5,15 @@
  */
 import { z } from "zod";
 
-export const MAX_RESUME_BYTES = 10 * 1024 * 1024;
-/** A 10 MB file as base64 in JSON is ~13.4 MB: the body bound leaves room for it. */
-export const RESUME_BODY_BYTES = 14 * 1024 * 1024;
-const MAX_DATA_URL_LENGTH = Math.ceil(MAX_RESUME_BYTES / 3) * 4 + 256;
+import { DOCUMENT_BODY_BYTES, documentSourceSchema, MAX_DOCUMENT_BYTES } from "../_documents/upload";
 
-const ResumeFileSchema = z
-  .union([
-    z.instanceof(File, { message: "Expected a file." }).refine((file) => file.size > 0, "The uploaded file is empty."),
-    z
-      .string()
-      .max(MAX_DATA_URL_LENGTH, "A résumé may be at most 10 MB.")
-      .regex(
-        /^data:[^,;]*(?:;[^,;]*)*;base64,/i,
-        "A résumé sent as text must be a base64 data URL (`data:application/pdf;base64,…`).",
-      ),
-  ])
-  .describe(
-    "The résumé: a PDF or DOCX file in a multipart form, or a base64 data URL in JSON; up to 10 MB. The type is read from the bytes, not the name.",
-  );
+export const MAX_RESUME_BYTES = MAX_DOCUMENT_BYTES;
+/** A 10 MB file as base64 in JSON is ~13.4 MB: the body bound leaves room for it. */
+export const RESUME_BODY_BYTES = DOCUMENT_BODY_BYTES;
+
+const ResumeFileSchema = documentSourceSchema("A résumé", "data:application/pdf;base64,…").describe(
+  "The résumé: a PDF or DOCX file in a multipart form, or a base64 data URL in JSON; up to 10 MB (larger: 422 invalid-input). The type is read from the bytes, not the name.",
+);
 
 export const ResumeParserInputSchema = z
   .object({
@@ -54,6 +44,7 @@ export const ResumeParserOutputSchema = z.object({
         address: z.string().nullable(),
         city: z.string().nullable(),
         region: z.string().nullable(),
+        postalCode: z.string().nullable().describe("As written before the city (`75002 Paris, France`)."),
         countryCode: z
           .string()
           .nullable()
@@ -98,7 +89,12 @@ export const ResumeParserOutputSchema = z.object({
   text: z.string().describe("The whole text in reading order, column by column."),
   meta: z.object({
     format: z.enum(["pdf", "docx"]),
-    pages: z.number().int().positive(),
+    pages: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe("A PDF's page count; null for a DOCX, whose pages exist only once Word lays it out."),
     columns: z.number().int().positive().describe("The most text columns found on one page."),
   }),
 });

@@ -17,7 +17,7 @@ const PHONE_LABEL =
   /^(?:phone|tel|tél|telephone|téléphone|telefon|handy|mobil|mobile|cell|teléfono|telefono|móvil|movil)\.?\s*:?\s*/i;
 
 const looksLikeName = (line: Line) =>
-  NAME.test(line.text) && !findEmail(line.text) && !readLocation(line.text) && line.text.length <= 50;
+  line.text.length <= 50 && NAME.test(line.text) && !findEmail(line.text) && !readLocation(line.text);
 
 export function readBasics(sections: readonly Section[], allLines: readonly Line[]): Basics {
   const heading = sections.filter((section) => section.kind === "header" || section.kind === "contact");

@@ -5,10 +5,30 @@
  */
 import { findDateRange } from "./dates";
 
-const EMAIL = /[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}/u;
+/** An address around one "@", read within bounds (an address's local part is ≤ 64 characters, its domain ≤ 255). */
+const EMAIL_AROUND_AT = /^[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}/u;
+const LOCAL_CHAR = /[\p{L}\d._%+-]/u;
+const DOMAIN_CHAR = /[\p{L}\d.-]/u;
+const MAX_LOCAL = 64;
+const MAX_DOMAIN = 255;
 
+/**
+ * The first e-mail address in a text. Found from each "@" outwards, a bounded stretch either
+ * side, so a line of 200 000 letters costs one pass: a pattern tried from every start would
+ * scan the letters again from each (the square of the line's length).
+ */
 export function findEmail(text: string): string | null {
-  return EMAIL.exec(text)?.[0] ?? null;
+  for (let at = text.indexOf("@"); at >= 0; at = text.indexOf("@", at + 1)) {
+    let start = at;
+    while (start > 0 && at - start <= MAX_LOCAL && LOCAL_CHAR.test(text[start - 1]!)) start--;
+    // A local part longer than an address may have is not one.
+    if (at - start > MAX_LOCAL || start === at) continue;
+    let end = at + 1;
+    while (end < text.length && end - at <= MAX_DOMAIN && DOMAIN_CHAR.test(text[end]!)) end++;
+    const found = EMAIL_AROUND_AT.exec(text.slice(start, end));
+    if (found) return found[0];
+  }
+  return null;
 }
 
 /** 8–15 digits, with the separators phone numbers are written with; "+" or "00" for the country. */
@@ -64,7 +84,7 @@ export function findUrls(text: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   for (const match of text.matchAll(URL_PATTERN)) {
     const written = match[0].replace(/[.)\]]+$/, "");
-    if (EMAIL.test(written)) continue;
+    if (findEmail(written)) continue;
     let parsed: URL;
     try {
       parsed = new URL(/^https?:\/\//i.test(written) ? written : `https://${written}`);
@@ -78,11 +98,20 @@ export function findUrls(text: string): FoundUrl[] {
       const username = network.username.exec(parsed.pathname)?.[1] ?? null;
       found.push({
         url,
-        profile: { network: network.network, url, username: username && decodeURIComponent(username) },
+        profile: { network: network.network, url, username: username && decodedOrAsWritten(username) },
       });
     } else found.push({ url });
   }
   return found;
+}
+
+/** "j%C3%BCrgen" → "jürgen"; an escape that does not decode ("jane%") is kept as written. */
+function decodedOrAsWritten(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 const COUNTRIES: Record<string, string> = {
@@ -141,6 +170,7 @@ const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLo
 
 export type Location = {
   address: string | null;
+  postalCode: string | null;
   city: string | null;
   region: string | null;
   countryCode: string | null;
@@ -160,14 +190,14 @@ export function readLocation(text: string): Location | null {
     );
   if (!match) {
     const country = COUNTRIES[fold(written)];
-    return country ? { address: null, city: null, region: null, countryCode: country } : null;
+    return country ? { address: null, postalCode: null, city: null, region: null, countryCode: country } : null;
   }
-  const [, , city, second, third] = match;
+  const [, postalCode, city, second, third] = match;
   const last = (third ?? second)!.trim();
   const countryCode = COUNTRIES[fold(last)] ?? REGION_COUNTRY[last] ?? null;
   const region = third ? second!.trim() : COUNTRIES[fold(last)] ? null : last;
   // Two capitalised words with a comma are not always a place ("Smith, John"): ask for a known
   // country or region, or a region written as a state code.
   if (!countryCode && !/^[A-Z]{2}$/.test(last) && !third) return null;
-  return { address: null, city: city!.trim(), region, countryCode };
+  return { address: null, postalCode: postalCode ?? null, city: city!.trim(), region, countryCode };
 }

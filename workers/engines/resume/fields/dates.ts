@@ -127,15 +127,24 @@ export function withoutRange(text: string, range: FoundRange): string {
   return tidy(text.slice(0, range.index) + " " + text.slice(range.index + range.length));
 }
 
+/** What a cut leaves at a piece's start, and at its end (an opening parenthesis too); space in both. */
+const LEADING = new Set(" |,;·•–—-");
+const TRAILING = new Set(" |,;·•–—(-");
+
 /** Trims separators, empty parentheses and durations ("(3 years 9 months)") a cut leaves behind. */
 export function tidy(text: string): string {
-  return text
+  const squashed = text
     .replace(
       /\(\s*\d+\s+(?:years?|yrs?|months?|mos?|jahre?n?|monate?n?|ans?|mois|años?|meses?)(?:\s+\d+\s+\p{L}+)?\s*\)/giu,
       " ",
     )
     .replace(/\(\s*\)/g, " ")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s|,;·•–—-]+|[\s|,;·•–—(-]+$/gu, "")
-    .trim();
+    .replace(/\s+/g, " ");
+  // Trimmed by hand: a pattern anchored at the end (`[…]+$`) is tried from every start, so a line
+  // ending in a long run of separators and then a word cost the square of its length.
+  let start = 0;
+  let end = squashed.length;
+  while (start < end && LEADING.has(squashed[start]!)) start++;
+  while (end > start && TRAILING.has(squashed[end - 1]!)) end--;
+  return squashed.slice(start, end);
 }

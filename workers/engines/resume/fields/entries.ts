@@ -54,10 +54,10 @@ function blocks(lines: readonly Line[], bodySize: number, single: boolean, towns
       if (isProse(above, bodySize) || ranges[start - 1]) break;
       start--;
     }
-    // The previous entry's body ends where this one's heading starts; that body may not be
-    // empty of the line right after the previous dates, which is its own heading's (a location).
+    // The previous entry's body ends where this one's heading starts (`taken` is past the lines
+    // its own heading took after its dates, such as a location).
     const previous = result.at(-1);
-    if (previous) previous.body = lines.slice(taken, start).filter((line) => !previous.body.includes(line));
+    if (previous) previous.body = lines.slice(taken, start);
     const range = ranges[anchor]!;
     const dateLine = lines[anchor]!;
     const block: Block = { pieces: [], range, body: [] };
@@ -70,7 +70,7 @@ function blocks(lines: readonly Line[], bodySize: number, single: boolean, towns
     // German Lebenslauf's date column).
     const nextAnchor = anchors[n + 1] ?? lines.length;
     const most = block.pieces.length === 0 ? 2 : 1;
-    for (let taken = 0; taken < most; taken++) {
+    for (let extra = 0; extra < most; extra++) {
       const following = lines[next];
       if (
         !following ||

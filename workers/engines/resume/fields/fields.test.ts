@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { headingKey, headingKind } from "../sections";
 import type { Line } from "../lines";
 import { findEmail, findPhone, findUrls, readLocation } from "./contact";
-import { findDateRange, isoDate } from "./dates";
+import { findDateRange, isoDate, tidy } from "./dates";
 import { readLanguages, readSkills } from "./lists";
 
 const line = (text: string, extra: Partial<Line> = {}): Line => ({
@@ -110,12 +110,14 @@ describe("contacts", () => {
       address: null,
       city: "San Francisco",
       region: "CA",
+      postalCode: null,
       countryCode: "US",
     });
     expect(readLocation("Berlin, Deutschland")).toEqual({
       address: null,
       city: "Berlin",
       region: null,
+      postalCode: null,
       countryCode: "DE",
     });
     expect(readLocation("Lyon, Auvergne-Rhône-Alpes, France")).toMatchObject({
@@ -124,6 +126,54 @@ describe("contacts", () => {
       countryCode: "FR",
     });
     expect(readLocation("Smith, John")).toBeNull();
+  });
+
+  it("keeps the postal code written before a city (JSON Resume's location.postalCode)", () => {
+    expect(readLocation("75002 Paris, France")).toEqual({
+      address: null,
+      city: "Paris",
+      region: null,
+      postalCode: "75002",
+      countryCode: "FR",
+    });
+  });
+
+  it("keeps a profile whose username is not valid percent-encoding as written", () => {
+    expect(findUrls("linkedin.com/in/jane%")).toEqual([
+      {
+        url: "https://linkedin.com/in/jane%",
+        profile: { network: "LinkedIn", url: "https://linkedin.com/in/jane%", username: "jane%" },
+      },
+    ]);
+    expect(findUrls("linkedin.com/in/j%C3%BCrgen")[0]?.profile?.username).toBe("jürgen");
+  });
+});
+
+// One line of 200 000 characters (a DOCX paragraph, a PDF text run) must cost a linear pass:
+// these inputs made the earlier regular expressions backtrack from every start (quadratic, tens
+// of seconds). vitest's per-test time-out is the bound; the answers are asserted.
+const LONG = 200_000;
+describe("long lines", () => {
+  it("finds an e-mail after 200 000 letters, and none in letters alone", { timeout: 15_000 }, () => {
+    expect(findEmail("a".repeat(LONG))).toBeNull();
+    expect(findEmail(`${"a".repeat(LONG)}@`)).toBeNull();
+    expect(findEmail(`${"x".repeat(LONG)} jane.doe@example.com`)).toBe("jane.doe@example.com");
+    expect(findEmail(`Mail: jane.doe+cv@mail.example.co.uk | ${"b".repeat(LONG)}`)).toBe("jane.doe+cv@mail.example.co.uk");
+    expect(findEmail("jane@localhost")).toBeNull();
+  });
+
+  it("tidies a cut line that ends in 200 000 separators, or in separators and a word", { timeout: 15_000 }, () => {
+    expect(tidy(`Acme${" -".repeat(LONG / 2)}`)).toBe("Acme");
+    const kept = `Acme${" -".repeat(LONG / 2)} x`;
+    expect(tidy(kept)).toBe(kept);
+    expect(tidy(`| Acme Corp (`)).toBe("Acme Corp");
+  });
+
+  it("splits a skills line holding 200 000 dots", { timeout: 15_000 }, () => {
+    expect(readSkills([line(`Go, ${".".repeat(LONG)}x, Rust.`)])).toEqual([
+      { name: "Go", keywords: [] },
+      { name: "Rust", keywords: [] },
+    ]);
   });
 });
 

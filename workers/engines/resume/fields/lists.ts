@@ -9,11 +9,13 @@ import { findDateRange, findSingleDate, tidy, withoutRange } from "./dates";
 
 const SEPARATORS = /\s*(?:[,;|•·▪●]|\s-\s|\s–\s)\s*/;
 
-const item = (text: string) =>
-  text
-    .replace(/^[•▪●◦‣∙·*–—-]\s*/, "")
-    .replace(/[.;,]+$/, "")
-    .trim();
+/** A list item without its bullet and its closing punctuation (trimmed by hand: `[.;,]+$` is tried from every start). */
+function item(text: string): string {
+  const unbulleted = text.replace(/^[•▪●◦‣∙·*–—-]\s*/, "");
+  let end = unbulleted.length;
+  while (end > 0 && ".;,".includes(unbulleted[end - 1]!)) end--;
+  return unbulleted.slice(0, end).trim();
+}
 
 /** Splits on separators outside parentheses ("Python (Django, Flask), Go" has two items). */
 function splitItems(text: string, separators = SEPARATORS): string[] {
