@@ -251,6 +251,19 @@ export function checkFields(expected: ExpectedResume, actual: ParsedResume): Fie
   });
   const skillWords = new Set(actual.skills.flatMap((skill) => [skill.name, ...skill.keywords]).map((s) => norm(s)));
   for (const skill of expected.skills) check(`skills: ${skill}`, skill, skillWords.has(norm(skill)) ? skill : null);
+  // Recall alone rewards reading too much: every skill read that the document does not list
+  // (a sentence, a heading, a date taken for a skill) is a miss too. A group's name ("Cloud:")
+  // is its label, not a skill, where it has keywords.
+  const listed = new Set(expected.skills.map((skill) => norm(skill)));
+  for (const skill of actual.skills) {
+    for (const word of skill.keywords.length ? skill.keywords : [skill.name]) {
+      if (!listed.has(norm(word))) check(`skills: unexpected ${word}`, null, word, () => false);
+    }
+  }
+  // An entry read twice, or one job split in two, shows in the counts.
+  check("work: entries", expected.work.length, actual.work.length);
+  check("education: entries", expected.education.length, actual.education.length);
+  check("languages: entries", expected.languages.length, actual.languages.length);
   for (const language of expected.languages) {
     const got = actual.languages.find((l) => norm(l.language) === norm(language.language));
     check(`languages: ${language.language}`, language.language, got?.language ?? null);
