@@ -3,7 +3,7 @@
  * widths are pdfmake's instructions, not text a PDF reader would show.
  */
 import { describe, expect, it } from "vitest";
-import { convertBody, prepareDocument } from "./document";
+import { convertBody, convertFragment, prepareDocument } from "./document";
 
 function tableOf(html: string) {
   const prepared = prepareDocument(html, { printBackground: true, media: "print" });
@@ -49,5 +49,26 @@ describe("tables", () => {
     expect(percent(tableOf('<table style="width: 100%"><tr><td>a</td><td>b</td></tr></table>').widths)).toBe(100);
     expect(percent(tableOf("<style>table { width: 100% }</style><table><tr><td>a</td></tr></table>").widths)).toBe(100);
     expect(tableOf("<table><tr><td>a</td></tr></table>").widths).toEqual(["auto"]);
+  });
+});
+
+describe("inline content", () => {
+  const prepared = (html: string) => {
+    const result = prepareDocument(html, { printBackground: true, media: "print" });
+    if (!result.ok) throw new Error(result.detail);
+    return result.prepared.document;
+  };
+
+  it("is one paragraph of runs, not a stack of one run per line", () => {
+    const content = convertBody(prepared("Hello <b>world</b> again"), true).content as { text?: unknown[] };
+    expect(Array.isArray(content.text)).toBe(true);
+    expect(content.text).toHaveLength(3);
+    expect(convertFragment(prepared('Page <span class="pageNumber">1</span> of 2'))).toMatchObject({
+      text: [{}, {}, {}],
+    });
+  });
+
+  it("stays a stack of blocks when the body has blocks", () => {
+    expect(Array.isArray(convertBody(prepared("<p>One</p><p>Two</p>"), true).content)).toBe(true);
   });
 });

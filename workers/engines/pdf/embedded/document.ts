@@ -54,6 +54,15 @@ const OUTSIDE_FONTS_SOURCE = "[^\\t\\n\\r\\x20-\\x7e\\xa0-\\xff€‚ƒ„…†
 const OUTSIDE_FONTS = new RegExp(OUTSIDE_FONTS_SOURCE, "u");
 const OUTSIDE_FONTS_ALL = new RegExp(OUTSIDE_FONTS_SOURCE, "gu");
 
+/**
+ * Text the standard fonts can show: Unicode's other spaces (the narrow no-break space ICU puts
+ * before "AM" in a formatted date, thin spaces) become a space, anything else outside
+ * Windows-1252 "?". pdfkit wrote a run holding U+202F as nothing at all.
+ */
+export function printableText(text: string): string {
+  return text.replace(/[\u2000-\u200a\u202f\u205f\u3000]/g, " ").replace(OUTSIDE_FONTS_ALL, "?");
+}
+
 /** Elements html-to-pdfmake lays out as blocks of their own (a stack, a cell, a list item). */
 const BLOCKS = new Set([
   "P",
@@ -159,7 +168,7 @@ export function prepareDocument(
     }
     if (node.nodeType === 3) {
       const text = node.textContent ?? "";
-      if (OUTSIDE_FONTS.test(text)) node.textContent = text.replace(OUTSIDE_FONTS_ALL, "?");
+      if (OUTSIDE_FONTS.test(text)) node.textContent = printableText(text);
       const length = text.length;
       textChars += length;
       if (textChars > DOCUMENT_LIMITS.textChars) {
@@ -430,7 +439,7 @@ export function convertBody(
   document: ParsedDocument,
   printBackground: boolean,
 ): { content: unknown; images: Record<string, string> } {
-  return htmlToPdfmake("", {
+  const converted = htmlToPdfmake("", {
     window: windowFor(document),
     imagesByReference: true,
     // Widths from the page (`width: 100%` on a table, a cell's width) apply only with this.
@@ -439,17 +448,40 @@ export function convertBody(
     ignoreStyles: printBackground ? [] : ["background-color", "background"],
     removeExtraBlanks: true,
   });
+  return { content: asParagraph(converted.content), images: converted.images };
+}
+
+/** What html-to-pdfmake lays out as a block of its own (its `searchForStack` test). */
+const BLOCK_NODES = new Set(["P", "DIV", "TABLE", "SVG", "UL", "OL", "IMG", "H1", "H2", "H3", "H4", "H5", "H6"]);
+
+/**
+ * html-to-pdfmake answers a body of inline content only ("Hello <b>world</b>") as the bare
+ * array of its runs, which pdfmake reads as a stack, one run per line (and a header's last runs
+ * fell below its margin, unprinted): such an array is one paragraph of those runs.
+ */
+export function asParagraph(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const isBlock = (node: unknown): boolean => {
+    if (!node || typeof node !== "object") return false;
+    const record = node as Record<string, unknown>;
+    return (
+      ["stack", "table", "ul", "ol", "image", "svg", "canvas", "columns"].some((key) => key in record) ||
+      (typeof record.nodeName === "string" && BLOCK_NODES.has(record.nodeName))
+    );
+  };
+  return content.some(isBlock) ? content : { text: content };
 }
 
 /** A header or footer template as pdfmake content (no images: they would need fetching per page). */
 export function convertFragment(document: ParsedDocument): unknown {
   for (const image of [...document.querySelectorAll("img")]) image.remove();
-  const converted = htmlToPdfmake("", {
-    window: windowFor(document),
-    defaultStyles: DEFAULT_STYLES,
-    removeExtraBlanks: true,
-  });
-  return converted;
+  return asParagraph(
+    htmlToPdfmake("", {
+      window: windowFor(document),
+      defaultStyles: DEFAULT_STYLES,
+      removeExtraBlanks: true,
+    }),
+  );
 }
 
 /** A fragment of HTML (a header template) parsed on its own. */

@@ -274,6 +274,18 @@ describe("printEmbedded", () => {
     expect(pdf.text).toContain("Paragraph 60 of");
   });
 
+  it("fills the header's url and date, and applies the template's own <style>", async () => {
+    const html = "<p>Body</p>";
+    const { pdf } = await printed(html, {
+      source: { html, baseUrl: "https://site.example/report" },
+      headerHtml:
+        '<style>.hide { display: none }</style><span class="url"></span> on <span class="date"></span><span class="hide">Hidden</span>',
+    });
+    expect(pdf.text).toContain("https://site.example/report on ");
+    expect(pdf.text).toMatch(/on \d{1,2}\/\d{1,2}\/\d{2}, \d{1,2}:\d{2}/);
+    expect(pdf.text).not.toContain("Hidden");
+  });
+
   it("keeps only the pages pageRanges names", async () => {
     const whole = await printed(paragraphs(80));
     expect(whole.pdf.pageCount).toBeGreaterThanOrEqual(3);

@@ -38,6 +38,7 @@ import {
   FONTS,
   parseFragment,
   prepareDocument,
+  printableText,
   type Refusal,
 } from "./document";
 import { resolveImages } from "./images";
@@ -181,7 +182,7 @@ function marginTemplate(
   if (!parsed.ok) return parsed;
   const document = parsed.document;
   const fill = (name: string, text: string): void => {
-    for (const element of [...document.querySelectorAll(`.${name}`)]) element.textContent = text;
+    for (const element of [...document.querySelectorAll(`.${name}`)]) element.textContent = printableText(text);
   };
   const date = new Date().toLocaleString("en-US", { dateStyle: "short", timeStyle: "short", timeZone: "UTC" });
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanStyle, fitWidths, fontFor } from "./document";
+import { cleanStyle, fitWidths, fontFor, printableText } from "./document";
 import { cssLengthToPoints, selectPages } from "./layout";
 import { applyStyleRules, mediaApplies, parseStyleSheet, specificity, STYLESHEET_LIMITS } from "./stylesheet";
 
@@ -140,5 +140,13 @@ describe("fitWidths", () => {
     expect(fitWidths(["auto", 151])).toEqual(["auto", 151]);
     expect(fitWidths(["50%", 151, "50%"])).toEqual(["*", 151, "*"]);
     expect(fitWidths(["80%", "40%"])).toEqual(["*", "*"]);
+  });
+});
+
+describe("printableText", () => {
+  it("keeps Windows-1252, turns Unicode's other spaces into spaces and anything else into ?", () => {
+    expect(printableText("Café – “ok” €5")).toBe("Café – “ok” €5");
+    expect(printableText("5:30\u202fAM,\u2009thin")).toBe("5:30 AM, thin");
+    expect(printableText("Ελλάδα 😀")).toBe("?????? ?");
   });
 });
