@@ -62,6 +62,21 @@ describe("résumés with known content", () => {
     expect(correct / total).toBeGreaterThanOrEqual(0.95);
   });
 
+  it("scores reading too much as misses: a skill the document does not list, a job split in two", async () => {
+    const fixture = RESUME_FIXTURES[0]!;
+    const resume = await parsed(await fixture.build(), fixture.format);
+    const padded: ParsedResume = {
+      ...resume,
+      skills: [...resume.skills, { name: "Led the migration of the billing platform", keywords: [] }],
+      work: [...resume.work, resume.work[0]!],
+    };
+    const misses = checkFields(fixture.expected, padded).filter((check) => !check.ok);
+    expect(misses.map((miss) => miss.field)).toEqual([
+      "skills: unexpected Led the migration of the billing platform",
+      "work: entries",
+    ]);
+  });
+
   // Written after the parser and not tuned for: the misses are printed, not each asserted.
   it("reports the field-level accuracy on held-out résumés", async () => {
     const heldOut = await score(HELD_OUT_FIXTURES);
