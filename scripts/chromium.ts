@@ -13,7 +13,7 @@ import { join } from "node:path";
 export interface LocalChromium {
   /** `http://127.0.0.1:<port>`: its DevTools HTTP and WebSocket endpoint. */
   cdpUrl: string;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -44,13 +44,28 @@ export async function launchChromium(): Promise<LocalChromium | null> {
   const child = spawn(CHROMIUM_PATH, [...FLAGS, `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const close = () => {
-    child.kill("SIGKILL");
-    // Chromium may still be writing its profile for a moment after SIGKILL: retry, quietly.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  // Chromium's helper processes may still write to the profile for a moment after it is
+  // killed; the profile is a temporary folder, so a removal that fails is left to the OS
+  // rather than failing the test run or the dev server's exit.
+  const removeProfile = () => {
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {
+      // left in the temporary folder
+    }
   };
-  // Vite and vitest exit through process.exit on Ctrl-C and SIGTERM, which fires "exit".
-  process.once("exit", close);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const close = async () => {
+    child.kill("SIGKILL");
+    await exited;
+    removeProfile();
+  };
+  // Vite and vitest exit through process.exit on Ctrl-C and SIGTERM, which fires "exit" (whose
+  // handlers cannot wait: kill and remove what can be removed at once).
+  process.once("exit", () => {
+    child.kill("SIGKILL");
+    removeProfile();
+  });
   const cdpUrl = await new Promise<string | null>((resolve) => {
     let seen = "";
     const timer = setTimeout(() => resolve(null), 15_000);
@@ -68,7 +83,7 @@ export async function launchChromium(): Promise<LocalChromium | null> {
     });
   });
   if (!cdpUrl) {
-    close();
+    await close();
     console.warn(`${CHROMIUM_PATH} did not start; HTML to PDF uses its embedded engine.`);
     return null;
   }

@@ -16,5 +16,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const chromium = await launchChromium();
   project.provide("chromiumCdpUrl", chromium?.cdpUrl ?? "");
-  return () => chromium?.close();
+  return async () => {
+    await chromium?.close();
+  };
 }
