@@ -2,12 +2,16 @@
  * Image to Text: Tesseract (WebAssembly) over trained data shipped in npm packages.
  *
  * The file is sniffed and decoded here rather than in the main Worker, so only its bytes (at
- * most 10 MB) cross the RPC boundary, not up to 48 MB of pixels. Tesseract's calls are
- * synchronous; the time limit is kept by its progress callback, which throws once the
- * deadline has passed, and the instance it unwound through is thrown away.
+ * most 10 MB) cross the RPC boundary, not up to 48 MB of pixels. Calls are read one at a time
+ * per isolate. Tesseract's calls are synchronous; the deadline is checked before each
+ * recognition and in its progress callback, which throws once it has passed, and the instance
+ * it unwound through is thrown away. In production workerd's clock advances only on I/O, so a
+ * recognition already under way cannot be cut short there: the pixel limits bound it, and the
+ * gateway's 25 s limit and the engine Worker's CPU limit end what they do not.
  */
 import type { OcrBox, OcrLine, OcrOutcome, OcrRequest, OcrResult, OcrWord } from "~workers/hosted/capabilities";
 import { decodePage, rotateClockwise, type DecodedPage, type Pixels } from "./image";
+import { serialQueue } from "./serial";
 import { borrowEngine, START_OF_LINE, TESSERACT_VERSION, type OcrEngine, type TextItem } from "./tesseract";
 
 export const OCR_ENGINE_NAME = `tesseract-${TESSERACT_VERSION}`;
@@ -22,8 +26,16 @@ const DROP_ENGINE_AFTER_PIXELS = 1_500_000;
 /** A reading this confident (0–1, the words' mean) is taken as upright without trying the opposite turn. */
 const TRUSTED_CONFIDENCE = 0.8;
 
-export async function imageToText(request: OcrRequest): Promise<OcrOutcome> {
+/** Decoding and reading, one call at a time per isolate (serial.ts says why). */
+const oneAtATime = serialQueue();
+
+export function imageToText(request: OcrRequest): Promise<OcrOutcome> {
+  // The deadline starts now: time spent waiting behind another call counts, as the caller waits too.
   const deadline = Date.now() + request.timeoutMs;
+  return oneAtATime(() => readPage(request, deadline));
+}
+
+async function readPage(request: OcrRequest, deadline: number): Promise<OcrOutcome> {
   const decoded = decodePage(request.image);
   if (!decoded.ok) return decoded;
   const page = decoded.page;
