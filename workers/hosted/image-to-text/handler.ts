@@ -1,12 +1,14 @@
 /**
  * Image to Text on the main Worker's side: the image's bytes are read here (an upload, a data
- * URL, or a URL fetched through the caller's SSRF guard), and the engine Worker sniffs, decodes
- * and reads them (workers/engines/ocr). Only the bytes cross the service binding.
+ * URL, or a URL fetched through the caller's SSRF guard) and their header checked (page.ts), and
+ * the engine Worker decodes and reads them (workers/engines/ocr). Only the bytes cross the
+ * service binding.
  */
 import type { OcrOutcome } from "~workers/hosted/capabilities";
 import { binary, json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
 import { documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
 import { loadImageBytes } from "../_image/input";
+import { identifyPage } from "./page";
 import type { ImageToTextInput, ImageToTextOutput } from "./schema";
 
 export async function readImageText(input: ImageToTextInput, ctx: OperationContext): Promise<HandlerResult> {
@@ -22,6 +24,10 @@ export async function readImageText(input: ImageToTextInput, ctx: OperationConte
   }
   const bytes = await loadImageBytes({ image: input.image ?? input.file ?? input.base64Image, url: input.url }, ctx);
   if (!bytes.ok) return bytes.problem;
+  // What the header alone refuses (not an image, too large, a compressed TIFF) is answered here,
+  // without sending up to 10 MB to the engine Worker; it checks again, as anyone may call it.
+  const header = identifyPage(bytes.value);
+  if (!header.ok) return failureResult(header);
   let outcome: OcrOutcome;
   try {
     outcome = await reached.engines.imageToText({

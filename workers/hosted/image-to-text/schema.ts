@@ -1,7 +1,9 @@
 /**
  * Input and output of image-to-text. The image arrives as a multipart file, a base64 data URL
  * or a `url` (`_image/input.ts`), under our names or OCR.space's (`file`, `base64Image`,
- * `isOverlayRequired`), so a client written for OCR.space needs only the new address and key.
+ * `isOverlayRequired`, `ger`/`fre`): OCR.space's request fields are accepted, but the answer has
+ * our shape, not OCR.space's `ParsedResults` (the docs map one onto the other), so a client
+ * written for OCR.space must read the answer anew.
  */
 import { z } from "zod";
 import { OCR_LANGUAGES, type OcrLanguage } from "~workers/hosted/capabilities";
@@ -14,7 +16,7 @@ const MAX_MB = MAX_IMAGE_BYTES / (1024 * 1024);
  * Every name a language is accepted by: Tesseract's (ISO 639-2/T), OCR.space's where it
  * differs (`ger`, `fre`: ISO 639-2/B), and ISO 639-1, as most other APIs name languages.
  */
-export const LANGUAGE_ALIASES: Record<string, OcrLanguage> = {
+export const LANGUAGE_ALIASES = {
   eng: "eng",
   en: "eng",
   deu: "deu",
@@ -29,7 +31,9 @@ export const LANGUAGE_ALIASES: Record<string, OcrLanguage> = {
   pt: "por",
   ita: "ita",
   it: "ita",
-};
+} as const satisfies Record<string, OcrLanguage>;
+
+type LanguageAlias = keyof typeof LANGUAGE_ALIASES;
 
 const LANGUAGE_NAMES: Record<OcrLanguage, string> = {
   eng: "English",
@@ -45,11 +49,11 @@ export const LANGUAGES_TEXT = OCR_LANGUAGES.map((code) => `\`${code}\` ${LANGUAG
 const LanguageSchema = z
   .preprocess(
     (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
-    z.enum(Object.keys(LANGUAGE_ALIASES) as [string, ...string[]], {
+    z.enum(Object.keys(LANGUAGE_ALIASES) as [LanguageAlias, ...LanguageAlias[]], {
       message: `a language this API reads: ${OCR_LANGUAGES.join(", ")} (or OCR.space's ger, fre, or ISO 639-1 en, de, fr, es, pt, it)`,
     }),
   )
-  .transform((code) => LANGUAGE_ALIASES[code] ?? "eng")
+  .transform((code): OcrLanguage => LANGUAGE_ALIASES[code])
   .describe(
     `The text's language, which picks Tesseract's trained model: ${LANGUAGES_TEXT}. OCR.space's codes (\`ger\`, \`fre\`) and ISO 639-1 codes (\`en\`, \`de\`, \`fr\`, \`es\`, \`pt\`, \`it\`) are accepted too; case is ignored. Default \`eng\`.`,
   );
@@ -57,7 +61,7 @@ const LanguageSchema = z
 /** JSON sends booleans; a multipart form and OCR.space's clients send "true"/"false". */
 const BooleanInput = z.union([z.boolean(), z.stringbool()]);
 
-const IMAGE_TEXT = `PNG, JPEG, GIF (its first frame), WebP, BMP or TIFF, up to ${MAX_MB} MB and 9 megapixels (GIF, WebP and BMP 3); the type is read from the bytes`;
+const IMAGE_TEXT = `PNG, JPEG, GIF (its first frame), WebP, BMP or uncompressed TIFF, up to ${MAX_MB} MB (a larger file is refused as invalid-input at this field) and 9 megapixels (GIF, WebP and BMP 3; a colour JPEG about 4); the type is read from the bytes`;
 
 export const ImageToTextInputSchema = z
   .object({
