@@ -12,6 +12,11 @@
  *    beside its bare handler; the Social Media Videos Downloader on a recorded post with its
  *    extraction cached and on one never cached, beside its bare handler, and the time to the
  *    first byte of a media stream through its tunnel.
+ * 3. The document engines in the engine Worker (workers/engines): a one-page HTML invoice to
+ *    PDF with each engine this machine has (pdfmake always; the local Chromium when Debian's
+ *    `chromium` is installed, started here and handed to the engine Worker as production hands
+ *    it Browser Rendering), OCR of a 1000×300 image of English text, and parsing a two-page PDF
+ *    résumé (made by the HTML-to-PDF API in the same run).
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -40,6 +45,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
+import { launchChromium } from "./chromium.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -52,6 +58,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BIN = join("node_modules", ".bin");
 const STATE_PARENT = process.env.BENCH_STATE_DIR ?? (existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
 const BUILT_CONFIG = join("build", "server", "wrangler.json");
+const BUILT_ENGINES_CONFIG = join("dist", "portico_engines", "wrangler.json");
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 function base58(bytes: Buffer): string {
@@ -246,6 +253,12 @@ async function main() {
   const built = JSON.parse(originalConfig) as { vars?: Record<string, string> };
   built.vars = { ...built.vars, BENCH_ROUTES: "on" };
   writeFileSync(BUILT_CONFIG, JSON.stringify(built));
+  // The engine Worker prints through this machine's Chromium when it has one, as `npm run dev` does.
+  const chromium = await launchChromium();
+  const originalEnginesConfig = readFileSync(BUILT_ENGINES_CONFIG, "utf8");
+  const engines = JSON.parse(originalEnginesConfig) as { vars?: Record<string, string> };
+  engines.vars = { ...engines.vars, CHROMIUM_CDP_URL: chromium?.cdpUrl ?? "" };
+  writeFileSync(BUILT_ENGINES_CONFIG, JSON.stringify(engines));
   let server: ReturnType<typeof spawn> | undefined;
   try {
     execFileSync(join(BIN, "wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
@@ -497,8 +510,11 @@ async function main() {
         fx((i) => `/${pastDay(i)}?from=USD&to=EUR,JPY`),
       ),
     );
+    await benchDocuments(key, chromium !== null);
   } finally {
     writeFileSync(BUILT_CONFIG, originalConfig);
+    writeFileSync(BUILT_ENGINES_CONFIG, originalEnginesConfig);
+    await chromium?.close();
     if (server?.pid) {
       try {
         process.kill(-server.pid, "SIGTERM");
@@ -508,6 +524,90 @@ async function main() {
     }
     rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/** The document engines (part 3 of the header): each call goes through the gateway with a Premium key. */
+async function benchDocuments(key: (i: number) => string, hasChromium: boolean) {
+  console.log("\nDocument engines (engine Worker), p50 of sequential calls after 3 warm-ups");
+  const pdf = (engine: string, html: string) => (i: number) =>
+    fetch(`${BASE}/api/v1/html-to-pdf`, {
+      method: "POST",
+      headers: { "x-api-key": key(i + 7000), "content-type": "application/json" },
+      body: JSON.stringify({ html, engine, format: "A4", footerHtml: FOOTER }),
+    });
+  console.log(await timeCalls("html-to-pdf: one-page invoice, pdfmake", pdf("embedded", INVOICE_HTML)));
+  if (hasChromium)
+    console.log(await timeCalls("html-to-pdf: one-page invoice, chromium", pdf("browser", INVOICE_HTML)));
+  else console.log("html-to-pdf: chromium                        no chromium on this machine");
+
+  const textImage = await renderTextPng(1000, 300, OCR_LINES);
+  const ocr = (i: number) => {
+    const form = new FormData();
+    form.append("image", new Blob([new Uint8Array(textImage)], { type: "image/png" }), "text.png");
+    form.append("language", "eng");
+    return fetch(`${BASE}/api/v1/image-to-text`, {
+      method: "POST",
+      headers: { "x-api-key": key(i + 8000) },
+      body: form,
+    });
+  };
+  console.log(await timeCalls("image-to-text: 1000×300 English text", ocr, 15));
+
+  const made = await pdf("embedded", RESUME_HTML)(0);
+  const pages = made.headers.get("x-page-count") ?? "?";
+  const resumePdf = await made.arrayBuffer();
+  const resume = (i: number) => {
+    const form = new FormData();
+    form.append("file", new Blob([resumePdf], { type: "application/pdf" }), "resume.pdf");
+    return fetch(`${BASE}/api/v1/resume-parser`, {
+      method: "POST",
+      headers: { "x-api-key": key(i + 9000) },
+      body: form,
+    });
+  };
+  console.log(await timeCalls(`resume-parser: ${pages}-page PDF résumé`, resume));
+}
+
+const FOOTER =
+  '<div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>';
+
+const INVOICE_HTML = `<!doctype html><html><head><style>
+body { font-family: sans-serif; color: #222; } h1 { color: #1d4ed8; } table { border-collapse: collapse; width: 100%; }
+td, th { border: 1px solid #ccc; padding: 6px; text-align: left; } .total { font-weight: bold; }
+</style></head><body><h1>Invoice 2026-0042</h1><p>Portico Ltd, 1 Edge Street, London. Billed to: Ada Lovelace.</p>
+<table><thead><tr><th>Item</th><th>Qty</th><th>Price</th></tr></thead><tbody>
+${Array.from({ length: 12 }, (_, i) => `<tr><td>API calls, block ${i + 1}</td><td>${(i + 1) * 100}</td><td>$${(i + 1) * 3}.00</td></tr>`).join("")}
+<tr class="total"><td>Total</td><td></td><td>$234.00</td></tr></tbody></table>
+<ul><li>Paid by card on 24 November 2026.</li><li>Thank you for your business.</li></ul></body></html>`;
+
+const RESUME_HTML = `<!doctype html><html><body>
+<h1>Grace Hopper</h1><p>Senior Software Engineer · grace.hopper@example.com · +1 212 555 0100 · https://github.com/ghopper</p>
+<h2>Summary</h2><p>${"Engineer who builds compilers and teaches computers to read English. ".repeat(6)}</p>
+<h2>Experience</h2>
+${Array.from({ length: 7 }, (_, i) => `<h3>Principal Engineer</h3><p>Remington Rand ${i + 1}, Philadelphia</p><p>Jan ${2010 - i * 2} – Dec ${2011 - i * 2}</p><ul><li>Led the team that wrote the first compiler for business data processing.</li><li>Cut the time to write payroll programs from weeks to days.</li><li>Mentored forty programmers and wrote the manual they learnt from.</li></ul>`).join("")}
+<h2>Education</h2><h3>Yale University</h3><p>PhD, Mathematics, 1930 – 1934</p>
+<h2>Skills</h2><p>COBOL, FORTRAN, Assembly, Compilers, Teaching</p>
+<h2>Languages</h2><p>English (native), German (professional)</p></body></html>`;
+
+const OCR_LINES = [
+  "The quick brown fox jumps over the lazy dog.",
+  "Portico reads text in images with Tesseract,",
+  "running as WebAssembly in its engine Worker.",
+  "Invoice 2026-0042: total due $234.00 by 24 Nov.",
+];
+
+/** A width×height PNG of black text lines on white, drawn by resvg with DejaVu Sans. */
+async function renderTextPng(width: number, height: number, lines: string[]): Promise<Uint8Array> {
+  const { initWasm, Resvg } = await import("@resvg/resvg-wasm");
+  await initWasm(readFileSync("node_modules/@resvg/resvg-wasm/index_bg.wasm"));
+  const text = lines
+    .map((line, i) => `<text x="40" y="${70 + i * 60}" font-family="DejaVu Sans" font-size="32">${line}</text>`)
+    .join("");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+  const resvg = new Resvg(svg, {
+    font: { fontBuffers: [readFileSync("node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf")], loadSystemFonts: false },
+  });
+  return resvg.render().asPng();
 }
 
 await main();
