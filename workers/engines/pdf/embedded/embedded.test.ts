@@ -3,12 +3,13 @@
  * text, page sizes, headers and footers, images fetched through the fake guarded fetcher.
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { FetchedResource, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
 import { getDocumentProxy } from "unpdf";
 import { makeJpeg, makePng, makeWebp, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
 import { inspectPdf, PAPER_POINTS } from "../../../../tests/pdf-inspect";
 import pdfMake from "pdfmake/build/pdfmake.min.js";
+import { unzlibSync } from "fflate";
 import { printEmbedded } from ".";
 
 function request(html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest {
@@ -63,6 +64,35 @@ function imageSizes(pdf: Uint8Array): string[] {
     sizes.push(`${/\/Width (\d+)/.exec(dictionary)?.[1]}x${/\/Height (\d+)/.exec(dictionary)?.[1]}`);
   }
   return sizes.sort();
+}
+
+/**
+ * Everything a PDF holds as text, whether or not its page tree shows it: the raw bytes, every
+ * stream inflated, and the glyph codes of each stream's hex strings joined (pdfkit writes the
+ * standard fonts' text as `<48656c6c6f>`, split wherever kerning applies).
+ */
+function everyTextInFile(pdf: Uint8Array): string {
+  const latin1 = new TextDecoder("latin1");
+  const raw = latin1.decode(pdf);
+  const parts = [raw];
+  for (const match of raw.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const end = raw.indexOf("endstream", start);
+    if (end < 0) continue;
+    const bytes = pdf.subarray(start, end);
+    let inflated: string;
+    try {
+      inflated = latin1.decode(unzlibSync(bytes));
+    } catch {
+      inflated = latin1.decode(bytes);
+    }
+    const glyphs = [...inflated.matchAll(/<([0-9a-fA-F\s]*)>/g)]
+      .map(([, hex]) => hex!.replace(/\s/g, ""))
+      .map((hex) => String.fromCharCode(...(hex.match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16))))
+      .join("");
+    parts.push(inflated, glyphs);
+  }
+  return parts.join("\n");
 }
 
 const paragraphs = (count: number) =>
@@ -299,6 +329,31 @@ describe("printEmbedded", () => {
     expect(pdf.text).not.toContain("Paragraph 1 of");
   });
 
+  it("leaves the dropped pages' text, links and images out of the file, not just out of the page tree", async () => {
+    const marked = (page: string) => `<p>Marker${page}onlyhere</p>`;
+    const html =
+      `<p><a href="https://dropped.example/secret-token">Firstpagelink</a></p>${marked("PageOne")}` +
+      `<img src="${toDataUrl(makePng(37, 23, () => RED))}">` +
+      paragraphs(80) +
+      marked("PageLast");
+    const whole = await printed(html);
+    const everything = everyTextInFile(whole.outcome.pdf);
+    // The search finds what is there: every marker, the link and the image, in the whole document.
+    expect(everything).toContain("MarkerPageOneonlyhere");
+    expect(everything).toContain("MarkerPageLastonlyhere");
+    expect(everything).toContain("dropped.example/secret-token");
+    expect(imageSizes(whole.outcome.pdf)).toContain("37x23");
+    expect(whole.pdf.pageCount).toBeGreaterThanOrEqual(3);
+
+    const { pdf, outcome } = await printed(html, { pageRanges: "2" });
+    expect(outcome.pageCount).toBe(1);
+    expect(pdf.text).toContain("Paragraph");
+    const kept = everyTextInFile(outcome.pdf);
+    const dropped = ["MarkerPageOneonlyhere", "MarkerPageLastonlyhere", "Firstpagelink", "dropped.example"];
+    expect(dropped.filter((text) => kept.includes(text))).toEqual([]);
+    expect(imageSizes(outcome.pdf)).not.toContain("37x23");
+  });
+
   it("refuses pageRanges that are not ranges or select no page", async () => {
     const bad = await printEmbedded(request("<p>x</p>", { pageRanges: "two" }), noNetwork);
     expect(bad).toMatchObject({ ok: false, problem: "invalid-input" });
@@ -328,6 +383,19 @@ describe("printEmbedded", () => {
     expect(imageSizes(result.outcome.ok ? result.outcome.pdf : new Uint8Array())).toEqual(["20x20", "40x30", "8x8"]);
     expect(asked.filter((url) => url === "https://images.example/logo.png")).toHaveLength(1);
     expect(asked).toContain("http://10.0.0.1/secret.png");
+  });
+
+  it("logs how many images it left out, never their URLs, which can carry a caller's token", async () => {
+    const log = vi.spyOn(console, "log");
+    try {
+      const { pdf } = await printed(`<p>Text</p><img src="https://images.example/logo.png?token=SECRET123">`);
+      expect(pdf.text).toContain("Text");
+      const logged = log.mock.calls.map((call) => call.map(String).join(" ")).join("\n");
+      expect(logged).toContain("1 image(s) left out");
+      expect(logged).not.toContain("SECRET123");
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it("skips images without a usable source instead of failing the page", async () => {
@@ -431,13 +499,27 @@ describe("printEmbedded", () => {
     const table = await printEmbedded(request(`<table><tbody>${rows}</tbody></table>`), noNetwork);
     expect(table).toMatchObject({ ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } });
     const nested = await printEmbedded(request("<div>".repeat(5000) + "deep" + "</div>".repeat(5000)), noNetwork);
-    expect(nested).toMatchObject({ ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } });
+    expect(nested).toMatchObject({
+      ok: false,
+      problem: "unreadable-document",
+      extensions: { reason: "too-large" },
+      detail: expect.stringContaining("inside one another, counted before parsing"),
+    });
     const text = await printEmbedded(request(`<p>${"word ".repeat(9_000)}</p>`.repeat(14)), noNetwork);
     expect(text).toMatchObject({
       ok: false,
       problem: "unreadable-document",
       detail: expect.stringContaining("characters of text"),
     });
+    // Counted before parsing: linkedom alone needed 364 MB for the first, 120 MB for the second,
+    // and 39 s of CPU for the third.
+    const tooLarge = { ok: false, problem: "unreadable-document", extensions: { reason: "too-large" } };
+    const open = await printEmbedded(request("<p>x".repeat(500_000)), noNetwork);
+    expect(open).toMatchObject({ ...tooLarge, detail: expect.stringContaining("before parsing") });
+    const empty = await printEmbedded(request("<b></b>".repeat(280_000)), noNetwork);
+    expect(empty).toMatchObject({ ...tooLarge, detail: expect.stringContaining("before parsing") });
+    const deep = await printEmbedded(request("<i>".repeat(650_000)), noNetwork);
+    expect(deep).toMatchObject({ ...tooLarge, detail: expect.stringContaining("before parsing") });
     // One long block costs pdfmake time quadratically: it is bounded on its own.
     const block = await printEmbedded(request(`<p>${"word ".repeat(11_000)}</p>`), noNetwork);
     expect(block).toMatchObject({

@@ -13,8 +13,9 @@
  * - paper, landscape, margin: the page size and margins, CSS lengths as points;
  * - scale: font sizes, spacing and image sizes (the page and its margins stay);
  * - printBackground: background colours kept or dropped;
- * - pageRanges: the whole document is laid out, then only those pages are kept in the page
- *   tree (headers and footers keep the original numbers, as they were laid out first);
+ * - pageRanges: the whole document is laid out, then only those pages are drawn into the file:
+ *   the others' text, links and images are never written (headers and footers keep the
+ *   original numbers, as they were laid out first);
  * - headerHtml/footerHtml: laid out per page in the top and bottom margins, with `pageNumber`,
  *   `totalPages`, `date`, `title` and `url` filled in;
  * - waitFor: no script runs, so a delay changes nothing and is not waited; a selector must
@@ -52,6 +53,74 @@ pdfMake.setUrlAccessPolicy(() => false);
 pdfMake.addFontContainer(helvetica);
 pdfMake.addFontContainer(times);
 pdfMake.addFontContainer(courier);
+
+/**
+ * Pages to draw, from the last layout: set by the header hook every document carries (pdfmake
+ * calls it for each page once the layout is done) and taken by the renderer's hand-over below.
+ * Layout and drawing run in one synchronous stretch, so no other document's layout can come
+ * between the two; a document without pageRanges sets null, so no selection outlives its own.
+ */
+let pagesToDraw: number[] | null = null;
+
+/**
+ * pdfmake's renderer hands pdfkit the laid-out pages (`_pdfMakePages = pages`) just before it
+ * draws them, one by one, from that same array. Keeping only the selected pages in it is the one
+ * point where dropped pages can be left undrawn: once drawn, a page's text stream, link
+ * annotations and images are in the file whether or not the page tree lists the page.
+ */
+let drawOnlySelectedPages: Promise<void> | undefined;
+
+/**
+ * pdfmake writes each image into the file as soon as it measures it (`provideImage` calls
+ * `embed`), before the layout says which page shows it; pdfkit itself embeds an image when it
+ * first draws it. While pdfmake measures, embedding waits for that first drawing, so an image
+ * shown only on a dropped page is never written.
+ */
+let measuringImage = false;
+
+type Kit = {
+  openImage(this: Kit, src: unknown): { embed(this: unknown, document: unknown): unknown };
+  provideImage(this: Kit, src: unknown): unknown;
+};
+function installPageSelection(): Promise<void> {
+  drawOnlySelectedPages ??= pdfMake
+    .createPdf({ content: "", defaultStyle: { font: FONTS.sans } })
+    .getStream()
+    .then((kit) => {
+      const prototype = Object.getPrototypeOf(kit) as Kit;
+      const { openImage, provideImage } = prototype;
+      prototype.provideImage = function (src) {
+        measuringImage = true;
+        try {
+          return provideImage.call(this, src);
+        } finally {
+          measuringImage = false;
+        }
+      };
+      prototype.openImage = function (src) {
+        const image = openImage.call(this, src);
+        const { embed } = image;
+        image.embed = function (document) {
+          return measuringImage ? undefined : embed.call(this, document);
+        };
+        return image;
+      };
+      Object.defineProperty(prototype, "_pdfMakePages", {
+        configurable: true,
+        set(this: object, pages: unknown[]) {
+          const keep = pagesToDraw;
+          pagesToDraw = null;
+          if (keep) pages.splice(0, pages.length, ...keep.map((number) => pages[number - 1]));
+          Object.defineProperty(this, "_pdfMakePages", { value: pages, writable: true, configurable: true });
+        },
+      });
+    })
+    .catch((error: unknown) => {
+      drawOnlySelectedPages = undefined;
+      throw error;
+    });
+  return drawOnlySelectedPages;
+}
 
 export async function printEmbedded(
   request: HtmlToPdfRequest,
@@ -115,7 +184,8 @@ export async function printEmbedded(
   const converted = convertBody(document, request.printBackground);
   const sources = new Map(Object.entries(converted.images));
   const { images, skipped } = await resolveImages(sources, baseUrl, fetchResource, deadline);
-  if (skipped.length > 0) console.log(`embedded PDF: ${skipped.length} image(s) left out`, skipped);
+  // A count only: an image's URL can carry a caller's token, and logs are kept and shared.
+  if (skipped.length > 0) console.log(`embedded PDF: ${skipped.length} image(s) left out`);
   const contentWidth = width - margins[0] - margins[2];
   const content = fitContent(converted.content, { scale: request.scale, contentWidth, images, baseUrl });
 
@@ -126,6 +196,8 @@ export async function printEmbedded(
 
   if (Date.now() > deadline) return timedOut(request.timeoutMs);
 
+  /** Pages the layout made, before pageRanges picks from them. */
+  let laidOut = 0;
   const docDefinition = {
     info: { title: title || undefined, producer: "Portico (pdfmake)", creator: "Portico" },
     pageSize: { width, height },
@@ -133,26 +205,27 @@ export async function printEmbedded(
     content,
     images: Object.fromEntries([...images.values()].map((image) => [image.key, image.dataUrl])),
     defaultStyle: { font: FONTS.sans, fontSize: 12 * request.scale, lineHeight: 1.15 },
-    header: header?.render,
+    // Always a function, even without a header: the layout's page count decides what is drawn.
+    header: (page: number, pages: number) => {
+      laidOut = pages;
+      if (page === pages) {
+        const keep = request.pageRanges === undefined ? null : selectPages(request.pageRanges, pages);
+        pagesToDraw = keep && keep.length > 0 ? keep : null;
+      }
+      return header ? header.render(page, pages) : null;
+    },
     footer: footer?.render,
   };
 
   let pdf: Uint8Array;
   let pageCount: number;
   try {
+    await installPageSelection();
     const output = pdfMake.createPdf(docDefinition);
     const kit = await output.getStream();
-    const pages = kit._root.data.Pages.data;
-    pageCount = pages.Kids.length;
-    if (request.pageRanges !== undefined) {
-      const keep = selectPages(request.pageRanges, pageCount) ?? [];
-      if (keep.length === 0) {
-        return invalid(`pageRanges "${request.pageRanges}" selects none of the document's ${pageCount} page(s).`);
-      }
-      // The dropped pages' objects are already written; out of the page tree, no reader shows them.
-      pages.Kids = keep.map((number) => pages.Kids[number - 1]);
-      pages.Count = keep.length;
-      pageCount = keep.length;
+    pageCount = kit._root.data.Pages.data.Kids.length;
+    if (request.pageRanges !== undefined && (selectPages(request.pageRanges, laidOut) ?? []).length === 0) {
+      return invalid(`pageRanges "${request.pageRanges}" selects none of the document's ${laidOut} page(s).`);
     }
     pdf = await output.getBuffer();
   } catch (error) {
