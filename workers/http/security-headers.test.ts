@@ -23,11 +23,19 @@ describe("pageContentSecurityPolicy", () => {
     expect(policy).not.toMatch(/paypal|cashfree/);
   });
 
-  it("frames this origin's pages and the blob URLs its scripts make (the live demo's PDF), nothing else", () => {
-    expect(directive(pageContentSecurityPolicy("n", "/html-to-pdf/live-demo"), "frame-src")).toBe(
-      "frame-src 'self' blob:",
-    );
-  });
+  it.each(["/html-to-pdf/live-demo", "/image-to-text/live-demo/", "/HTML-to-PDF/Live-Demo"])(
+    "frames this origin's pages and the blob URLs its scripts make on a live demo (%s), which shows a PDF answer inline",
+    (pathname) => {
+      expect(directive(pageContentSecurityPolicy("n", pathname), "frame-src")).toBe("frame-src 'self' blob:");
+    },
+  );
+
+  it.each(["/", "/docs", "/html-to-pdf", "/html-to-pdf/live-demo/extra", "/live-demo", "/user/subscription"])(
+    "frames no blob: URL on %s, which shows no PDF",
+    (pathname) => {
+      expect(directive(pageContentSecurityPolicy("n", pathname), "frame-src")).not.toContain("blob:");
+    },
+  );
 
   it.each(["/user/subscription", "/user/transactions", "/User/Subscription/", "/user/transactions/"])(
     "lets the payment SDKs' hosts in on %s",

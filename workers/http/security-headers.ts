@@ -56,8 +56,12 @@ export function createNonce(): string {
  * inline: React writes style attributes and the toaster injects a stylesheet, and a style
  * cannot run script. Pictures may come from any https host (a user's avatar link).
  */
+/** A hosted API's live demo (`/:slug/live-demo`), the one page that frames a blob: URL. */
+const LIVE_DEMO_PATH = /^\/[^/]+\/live-demo\/?$/i;
+
 export function pageContentSecurityPolicy(nonce: string, pathname: string): string {
   const payment = isPaymentPage(pathname);
+  const liveDemo = LIVE_DEMO_PATH.test(pathname);
   const allow = (own: string[], extra: string[]) => [...own, ...(payment ? extra : [])].join(" ");
   return [
     "default-src 'self'",
@@ -67,8 +71,9 @@ export function pageContentSecurityPolicy(nonce: string, pathname: string): stri
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${allow(["'self'"], PAYMENT_SOURCES.connect)}`,
-    // blob: lets the live demo show a PDF answer inline; only this origin's scripts make blob URLs.
-    `frame-src ${allow(["'self'", "blob:"], PAYMENT_SOURCES.frame)}`,
+    // blob: lets a live demo show a PDF answer inline (only this origin's scripts make blob
+    // URLs); no other page frames one, so no other page allows it.
+    `frame-src ${allow(["'self'", ...(liveDemo ? ["blob:"] : [])], PAYMENT_SOURCES.frame)}`,
     `form-action ${allow(["'self'"], PAYMENT_SOURCES.form)}`,
     "object-src 'none'",
     "base-uri 'none'",
