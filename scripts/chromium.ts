@@ -35,7 +35,12 @@ const FLAGS = [
   // this dead proxy and fails, loopback included, instead of reaching the developer's machine.
   "--proxy-server=http://127.0.0.1:9",
   "--proxy-bypass-list=<-loopback>",
+  // WebRTC's UDP does not go through a proxy: with this policy it may use none but the proxy's.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
+
+/** How long Chromium may take to print its DevTools address (a loaded CI runner can take many seconds). */
+const START_TIMEOUT_MS = 30_000;
 
 /** Starts Chromium, or answers null when there is none on this machine. */
 export async function launchChromium(): Promise<LocalChromium | null> {
@@ -68,7 +73,7 @@ export async function launchChromium(): Promise<LocalChromium | null> {
   });
   const cdpUrl = await new Promise<string | null>((resolve) => {
     let seen = "";
-    const timer = setTimeout(() => resolve(null), 15_000);
+    const timer = setTimeout(() => resolve(null), START_TIMEOUT_MS);
     child.stderr.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /DevTools listening on ws:\/\/([\d.]+:\d+)\//.exec(seen);

@@ -24,29 +24,38 @@ import type {
   PdfEngineName,
   ResourceFetcher,
 } from "~workers/hosted/capabilities";
+import { dropUnsafeLinks } from "./link-scrub";
 import { countPdfPages } from "./page-count";
+import { lengthToPixels, MAX_WAIT_MS } from "./print-units";
 import { createResourceGate, type ResourceGate } from "./subresources";
 
 /** How long Browser Rendering keeps an idle session for the next call to reuse. */
 const KEEP_ALIVE_MS = 60_000;
 
 /**
- * The largest PDF answered: it crosses RPC back to the main Worker (whose messages stop near
- * 32 MiB) and is held whole in both isolates' 128 MB.
+ * The largest PDF answered: it crosses RPC back to the main Worker, is held whole in both
+ * isolates' 128 MB, and `?as=json` base64s it there (a third larger again). The PDF is read
+ * from Chromium as a stream and the read stops here, so a larger one is never held whole.
  */
-const MAX_PDF_BYTES = 25 * 1024 * 1024;
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
-/** The longest a `waitFor` selector is waited for, as a delay is bounded. */
-const MAX_SELECTOR_WAIT_MS = 10_000;
+/** The most pages a PDF may have; more is refused (422) rather than answered. */
+export const MAX_PDF_PAGES = 500;
 
-/** CSS pixels per unit, as Chromium measures print lengths (96 px to the inch). */
-const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, pt: 96 / 72, pc: 16 };
+/** How long opening a browser session may take before the call answers 503 (retryable). */
+const OPEN_BROWSER_MS = 5_000;
 
-/** A validated CSS length (`"1.5cm"`, `"20px"`, `"0"`) in CSS pixels, the unit puppeteer takes numbers in. */
+/** How long closing a call's browser context is waited for; past it the context is left to end with the session. */
+const CLOSE_CONTEXT_MS = 2_000;
+
+/** Seconds a caller is told to wait (Retry-After) when no browser could be had. */
+export const BROWSER_RETRY_AFTER_S = 5;
+
+/** A validated CSS length in CSS pixels, the unit puppeteer takes numbers in. */
 export function lengthInPixels(length: string): number {
-  const match = /^(\d+(?:\.\d+)?|\.\d+)(px|in|cm|mm|pt|pc)?$/.exec(length.trim());
-  if (!match) throw new Error(`not a length: ${length}`);
-  return Number(match[1]) * (PX_PER_UNIT[match[2] ?? "px"] ?? 1);
+  const pixels = lengthToPixels(length);
+  if (Number.isNaN(pixels)) throw new Error(`not a length: ${length}`);
+  return pixels;
 }
 
 /**
@@ -125,8 +134,15 @@ export async function printWithBrowser(
 
   let browser: Browser;
   const opening = openBrowser(binding);
+  // Opening a session is bounded on its own: a browser that takes longer is busy, and the
+  // caller is better told so (503, retry) than kept waiting for most of the time limit.
+  let openTimer: ReturnType<typeof setTimeout> | undefined;
+  const slowOpen = new Promise<never>((_, reject) => {
+    openTimer = setTimeout(() => reject(new Error("opening a browser took too long")), OPEN_BROWSER_MS);
+  });
+  slowOpen.catch(() => undefined);
   try {
-    browser = await Promise.race([opening, late]);
+    browser = await Promise.race([opening, late, slowOpen]);
   } catch (error) {
     clearTimeout(timer);
     // A session that arrives after the time ran out is let go at once.
@@ -135,21 +151,29 @@ export async function printWithBrowser(
     return failure("engine-unavailable", "No browser is free to print just now. Retry in a few seconds.", {
       engine,
       retryable: true,
+      retryAfter: BROWSER_RETRY_AFTER_S,
     });
+  } finally {
+    clearTimeout(openTimer);
   }
   let context: BrowserContext | undefined;
+  const creating = browser.createBrowserContext();
   try {
-    context = await Promise.race([browser.createBrowserContext(), late]);
+    context = await Promise.race([creating, late]);
     const pdf = await Promise.race([print(context, request, gate, address, deadline), late]);
     if (!(pdf instanceof Uint8Array)) return pdf;
-    if (pdf.byteLength > MAX_PDF_BYTES) {
+    const pageCount = countPdfPages(pdf);
+    if (pageCount === undefined) {
+      return failure("engine-failed", "The browser's PDF could not be read back to count its pages.", { engine });
+    }
+    if (pageCount > MAX_PDF_PAGES) {
       return failure(
         "invalid-input",
-        `The PDF came out at ${Math.ceil(pdf.byteLength / 1024 / 1024)} MB, over the ${MAX_PDF_BYTES / 1024 / 1024} MB an answer may be; print fewer pages (pageRanges) or smaller images.`,
-        { field: "html" },
+        `The PDF came out at ${pageCount} pages, over the ${MAX_PDF_PAGES} an answer may have; print fewer (pageRanges).`,
+        { field: "pageRanges" },
       );
     }
-    return { ok: true, pdf, engine, pageCount: countPdfPages(pdf) };
+    return { ok: true, pdf, engine, pageCount };
   } catch (error) {
     if (error instanceof Deadline) {
       return failure("engine-failed", `The page did not finish printing within ${request.timeoutMs / 1000} s.`, {
@@ -161,24 +185,51 @@ export async function printWithBrowser(
     throw error;
   } finally {
     clearTimeout(timer);
-    // Closing the context ends its pages, their scripts and any request still in flight.
-    await context?.close().catch(() => undefined);
-    await browser.disconnect().catch(() => undefined);
+    // Closing the context ends its pages, their scripts and any request still in flight. A
+    // context that arrives after the time ran out is closed when it comes; a close that hangs
+    // is not waited for past a moment (the session's own keep-alive ends it).
+    if (!context) void creating.then((late) => late.close()).catch(() => undefined);
+    await within(context?.close(), CLOSE_CONTEXT_MS);
+    await within(browser.disconnect(), CLOSE_CONTEXT_MS);
   }
 }
 
-/** A free Browser Rendering session when there is one (a launch costs a second), else a new one. */
+/** Waits for `work` at most `ms`, never throwing: for clean-up that must not hold the answer. */
+async function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/**
+ * A free Browser Rendering session when there is one (a launch costs a second), else a new one
+ * when the account's limits allow it. A session another call took between the listing and the
+ * connect, or a fresh one another call connected to first, is one retry's worth of bad luck:
+ * the listing is read again once before giving up.
+ */
 async function openBrowser(binding: BrowserWorker): Promise<Browser> {
-  const sessions = await puppeteer.sessions(binding).catch(() => []);
-  for (const session of sessions) {
-    if (session.connectionId) continue;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const sessions = await puppeteer.sessions(binding).catch(() => []);
+    for (const session of sessions) {
+      if (session.connectionId) continue;
+      try {
+        return await puppeteer.connect(binding, session.sessionId);
+      } catch {
+        // Another call took it between the listing and now.
+      }
+    }
+    const limits = await puppeteer.limits(binding).catch(() => undefined);
+    if (limits && limits.allowedBrowserAcquisitions <= 0) {
+      throw new Error(`no browser may be launched for ${limits.timeUntilNextAllowedBrowserAcquisition} ms`);
+    }
     try {
-      return await puppeteer.connect(binding, session.sessionId);
-    } catch {
-      // Another call took it between the listing and now.
+      return await puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+    } catch (error) {
+      if (attempt === 1) throw error;
     }
   }
-  return puppeteer.launch(binding, { keep_alive: KEEP_ALIVE_MS });
+  throw new Error("unreachable");
 }
 
 async function print(
@@ -208,7 +259,7 @@ async function print(
 
   if (request.waitFor && "selector" in request.waitFor) {
     const { selector } = request.waitFor;
-    const patience = request.waitFor.timeoutMs ?? MAX_SELECTOR_WAIT_MS;
+    const patience = request.waitFor.timeoutMs ?? MAX_WAIT_MS;
     try {
       await page.waitForSelector(selector, { timeout: Math.min(patience, remaining()) });
     } catch (error) {
@@ -225,7 +276,39 @@ async function print(
   } else if (request.waitFor) {
     await new Promise((resolve) => setTimeout(resolve, Math.min((request.waitFor as { ms: number }).ms, remaining())));
   }
-  return page.pdf(pdfOptions(request, remaining()));
+  return readPdf(await page.createPDFStream(pdfOptions(request, remaining())));
+}
+
+/** Reads Chromium's PDF stream, stopping (and refusing) once it passes MAX_PDF_BYTES. */
+async function readPdf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array | DocumentFailure> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_PDF_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return failure(
+        "invalid-input",
+        `The PDF came out over the ${MAX_PDF_BYTES / 1024 / 1024} MB an answer may be; print fewer pages (pageRanges) or smaller images.`,
+        { field: "html" },
+      );
+    }
+    chunks.push(value);
+  }
+  const pdf = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    pdf.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  // Only web, mail and telephone links keep their address (link-scrub.ts).
+  if (dropUnsafeLinks(pdf) === undefined) {
+    return failure("engine-failed", "The browser's PDF could not be read back to check its links.");
+  }
+  return pdf;
 }
 
 async function answer(intercepted: HTTPRequest, gate: ResourceGate): Promise<void> {

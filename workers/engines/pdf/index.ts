@@ -5,9 +5,11 @@
  * Which engines exist is configuration: the BROWSER binding (production), CHROMIUM_CDP_URL
  * (`npm run dev` and the tests, when the machine has Chromium), and PDF_ENGINE, an operator's
  * switch to one kind. `engine: auto` takes the first; a named kind that is absent is a 503, so
- * a caller who needs full CSS never silently gets the embedded engine's simpler layout. Under
- * `auto`, a browser that cannot be had just now (Browser Rendering's session limits) gives way
- * to the embedded engine, and `X-Engine` says so.
+ * a caller who needs full CSS never silently gets the embedded engine's simpler layout. `auto`
+ * means the embedded engine only where no browser is configured: a configured browser that is
+ * busy or failing answers 503 engine-unavailable (retryable, Retry-After), because silently
+ * changing the layout engine would hand a caller a differently laid-out document, and running a
+ * second engine after the browser's time was spent would pass the gateway's 25 s.
  */
 import type { HtmlToPdfOutcome, HtmlToPdfRequest, PdfEngineName, ResourceFetcher } from "~workers/hosted/capabilities";
 import type { EnginesConfig, EnginesEnv } from "../config";
@@ -58,16 +60,7 @@ export async function htmlToPdf(
     engine === "cloudflare-browser-rendering" && env.BROWSER
       ? env.BROWSER
       : (await import("./local-browser")).localBrowserBinding(config.CHROMIUM_CDP_URL);
-  const printed = await printWithBrowser(request, fetchResource, binding, engine);
-  if (
-    !printed.ok &&
-    printed.problem === "engine-unavailable" &&
-    request.engine === "auto" &&
-    available.includes("pdfmake")
-  ) {
-    return printEmbedded(request, fetchResource);
-  }
-  return printed;
+  return printWithBrowser(request, fetchResource, binding, engine);
 }
 
 async function printEmbedded(request: HtmlToPdfRequest, fetchResource: ResourceFetcher): Promise<HtmlToPdfOutcome> {

@@ -48,8 +48,15 @@ export function createResourceGate(
 ): ResourceGate {
   const limits: Record<keyof typeof SUBRESOURCE_LIMITS, number> = { ...SUBRESOURCE_LIMITS, ...options.limits };
   const stats = { requests: 0, bytes: 0, refused: [] as string[] };
-  // Answers fetched ahead (the main document), served once when the browser asks for them.
+  // Answers fetched ahead (the main document), served once when the browser asks for them,
+  // keyed by the address as Chromium asks for it (`https://docs.example.com/`), whatever the
+  // caller typed (`https://Docs.Example.com`): a miss would fetch the live page instead.
   const ready = new Map<string, ResourceAnswer>();
+  // Bytes promised to fetches still in flight: a page's requests run at once, so the budget is
+  // reserved before each fetch and what it did not use is given back when it ends.
+  let reserved = 0;
+  let settled: { promise: Promise<void>; resolve: () => void } | undefined;
+  let inFlight = 0;
 
   const refuse = (url: string, reason: string): ResourceAnswer => {
     stats.refused.push(url);
@@ -60,18 +67,34 @@ export function createResourceGate(
     const remaining = options.deadline - Date.now();
     if (remaining <= 0) return { ok: false, detail: "The page ran out of time." };
     stats.requests += 1;
-    const maxBytes = Math.min(limits.maxBytesEach, limits.maxTotalBytes - stats.bytes);
+    const free = () => limits.maxTotalBytes - stats.bytes - reserved;
+    // While other fetches hold the rest of the budget, wait for one to end and give back what
+    // it did not use, rather than refusing a resource the budget may yet have room for.
+    while (free() <= 0 && inFlight > 0 && Date.now() < options.deadline) {
+      settled ??= Promise.withResolvers<void>();
+      await settled.promise;
+    }
+    const maxBytes = Math.min(limits.maxBytesEach, free());
     if (maxBytes <= 0) return { ok: false, detail: `The page's resources passed ${limits.maxTotalBytes} bytes.` };
+    reserved += maxBytes;
+    inFlight += 1;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<FetchedResource>((resolve) => {
       timer = setTimeout(() => resolve({ ok: false, detail: `${url} took too long to answer.` }), remaining);
     });
     try {
       const fetched = await Promise.race([fetchResource(url, { maxBytes }), late]);
-      if (fetched.ok) stats.bytes += fetched.bytes.byteLength;
-      return fetched;
+      if (fetched.ok) stats.bytes += Math.min(fetched.bytes.byteLength, maxBytes);
+      return fetched.ok && fetched.bytes.byteLength > maxBytes
+        ? { ok: false, detail: `${url} passed the ${maxBytes} bytes it was allowed.` }
+        : fetched;
     } finally {
       clearTimeout(timer);
+      reserved -= maxBytes;
+      inFlight -= 1;
+      const waiting = settled;
+      settled = undefined;
+      waiting?.resolve();
     }
   };
 
@@ -86,15 +109,15 @@ export function createResourceGate(
   return {
     stats,
     provide(url, body, contentType) {
-      ready.set(url, { kind: "respond", status: 200, contentType, body, headers: ANSWER_HEADERS });
+      ready.set(canonical(url), { kind: "respond", status: 200, contentType, body, headers: ANSWER_HEADERS });
     },
     async prefetch(url) {
       const fetched = await fetchWithin(url);
       if (!fetched.ok) return fetched;
-      if (fetched.finalUrl !== url) {
+      if (canonical(fetched.finalUrl) !== canonical(url)) {
         // Redirected: the browser follows our redirect, so the page's address (and what its
         // relative URLs resolve against) is where the document really came from.
-        ready.set(url, {
+        ready.set(canonical(url), {
           kind: "respond",
           status: 302,
           contentType: "text/plain",
@@ -102,15 +125,16 @@ export function createResourceGate(
           headers: { ...ANSWER_HEADERS, location: fetched.finalUrl },
         });
       }
-      ready.set(fetched.finalUrl, respond(fetched));
+      ready.set(canonical(fetched.finalUrl), respond(fetched));
       return fetched;
     },
     async answer({ url, method }) {
       const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
       if (scheme === "data:" || scheme === "blob:") return { kind: "native" };
-      const prepared = ready.get(url);
+      const key = canonical(url);
+      const prepared = ready.get(key);
       if (prepared) {
-        ready.delete(url);
+        ready.delete(key);
         return prepared;
       }
       if (scheme !== "http:" && scheme !== "https:") return refuse(url, "accessdenied");
@@ -122,4 +146,15 @@ export function createResourceGate(
       return respond(fetched);
     },
   };
+}
+
+/** A URL as the browser asks for it: WHATWG-serialised (lower-case host, a path of at least `/`), with no fragment. */
+export function canonical(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = "";
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }

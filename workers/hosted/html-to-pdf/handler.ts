@@ -22,6 +22,11 @@ export async function printHtmlToPdf(input: HtmlToPdfInput, ctx: OperationContex
   }
   if (!outcome.ok) {
     const result = failureResult(outcome);
+    // A busy browser is worth retrying soon, and says when (the engine's `retryAfter`, seconds).
+    const retryAfter = outcome.extensions?.retryAfter;
+    if (result.kind === "problem" && typeof retryAfter === "number") {
+      return { ...result, headers: { ...result.headers, "Retry-After": String(retryAfter) } };
+    }
     // A refusal tied to one field reads like the schema's own: `errors` names the field.
     const { field, ...extensions } = outcome.extensions ?? {};
     if (result.kind === "problem" && typeof field === "string" && outcome.problem === "invalid-input") {

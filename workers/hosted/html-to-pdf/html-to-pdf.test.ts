@@ -170,13 +170,16 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
   it("runs the page's JavaScript and waits for a selector or a delay before printing", async () => {
     const html =
       "<p>first</p><script>document.write('<p>WRITTEN-BY-SCRIPT</p>');" +
-      "setTimeout(() => { const late = document.createElement('div'); late.id = 'late'; late.textContent = 'LATE-CONTENT'; document.body.append(late); }, 400);</script>";
-    const atLoad = await printed({ html });
+      "setTimeout(() => { const late = document.createElement('div'); late.id = 'late'; late.textContent = 'LATE-CONTENT'; document.body.append(late); }, DELAY);</script>";
+    // Printing at load is checked against a timer far longer than any print takes, and the
+    // waits against a short one with room to spare, so no outcome hangs on the machine's speed.
+    const atLoad = await printed({ html: html.replace("DELAY", "10000") });
     expect(atLoad.text).toContain("WRITTEN-BY-SCRIPT");
     expect(atLoad.text).not.toContain("LATE-CONTENT");
-    expect((await printed({ html, waitFor: "#late" })).text).toContain("LATE-CONTENT");
-    expect((await printed({ html, waitForSelector: { selector: "#late" } })).text).toContain("LATE-CONTENT");
-    expect((await printed({ html, waitFor: 900 })).text).toContain("LATE-CONTENT");
+    const soon = html.replace("DELAY", "50");
+    expect((await printed({ html: soon, waitFor: "#late" })).text).toContain("LATE-CONTENT");
+    expect((await printed({ html: soon, waitForSelector: { selector: "#late" } })).text).toContain("LATE-CONTENT");
+    expect((await printed({ html: soon, waitFor: 2000 })).text).toContain("LATE-CONTENT");
   });
 
   it("answers 422 naming waitFor when the selector never matches in its time", async () => {
@@ -228,6 +231,34 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
       ctx,
     );
     expect(pdf.text).toContain("BASE-SHEET");
+  });
+
+  it("prints the caller's html, not the live site, for a baseUrl typed without a slash or in capitals", async () => {
+    let live = 0;
+    const ctx = context({
+      [`https://${PUBLIC_HOST}/`]: () => (live++, new Response("<p>LIVE-SITE</p>", { headers: { "content-type": "text/html" } })),
+    });
+    for (const baseUrl of [`https://${PUBLIC_HOST}`, "https://Docs.Example.COM"]) {
+      const pdf = await printed({ html: "<p>CALLERS-HTML</p>", baseUrl }, ctx);
+      expect(pdf.text).toContain("CALLERS-HTML");
+      expect(pdf.text).not.toContain("LIVE-SITE");
+    }
+    expect(live).toBe(0);
+  });
+
+  it("keeps http, https, mailto and tel links and drops javascript: and file: ones, in frames too", async () => {
+    const pdf = await printed({
+      html:
+        '<a href="javascript:alert(1)">js</a> <a href="JaVaScRiPt:alert(2)">js2</a> <a href="file:///etc/passwd">file</a>' +
+        ' <svg width="50" height="20"><a href="javascript:alert(3)"><text y="15">svg</text></a></svg>' +
+        ' <a href="https://x.example/keep">web</a> <a href="mailto:a@x.example">mail</a> <a href="tel:+15550100">tel</a>' +
+        "<iframe srcdoc=\"<a href='javascript:alert(4)'>in frame</a>\"></iframe>",
+    });
+    const raw = new TextDecoder("latin1").decode(pdf.bytes);
+    expect(raw).not.toMatch(/\/URI \((?:javascript|file):/i);
+    expect(raw).toContain("/URI (https://x.example/keep)");
+    expect(raw).toContain("/URI (mailto:a@x.example)");
+    expect(raw).toContain("/URI (tel:+15550100)");
   });
 
   it("answers 422 with the guard's reason for a url on a private address, fetching nothing", async () => {
@@ -307,6 +338,23 @@ describe("html-to-pdf when the engine Worker itself fails", () => {
     const result = await print({ html: "<p>x</p>" }, { ...context(), documents: broken });
     expectProblem(result, "engine-failed");
     expect(result.kind === "problem" && result.detail).not.toMatch(/memory/);
+  });
+
+  it("answers 503 with Retry-After when the browser is busy, and names no field", async () => {
+    const busy: DocumentEngines = {
+      htmlToPdf: async () => ({
+        ok: false,
+        problem: "engine-unavailable",
+        detail: "No browser is free to print just now. Retry in a few seconds.",
+        extensions: { engine: "chromium", retryable: true, retryAfter: 5 },
+      }),
+      imageToText: () => Promise.reject(new Error("unused")),
+      parseResume: () => Promise.reject(new Error("unused")),
+      pdfEngines: () => Promise.reject(new Error("unused")),
+    };
+    const result = await print({ html: "<p>x</p>" }, { ...context(), documents: busy });
+    expectProblem(result, "engine-unavailable");
+    expect(result.kind === "problem" && result.headers?.["Retry-After"]).toBe("5");
   });
 });
 

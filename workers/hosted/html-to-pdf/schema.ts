@@ -8,27 +8,23 @@
  */
 import { z } from "zod";
 import { PAPER_FORMATS, type HtmlToPdfRequest, type PaperFormat } from "~workers/hosted/capabilities";
+import { LENGTH, lengthToPixels, MAX_WAIT_MS } from "~workers/engines/pdf/print-units";
+
+// The longest `waitFor` delay (the whole call is bounded by the engine's time-out, 20 s) and the
+// length reader are the browser engine's own, so the two cannot disagree.
+export { lengthToPixels, MAX_WAIT_MS };
 
 /** The largest `html` accepted, in UTF-8 bytes; the body limit leaves room for the options. */
 export const MAX_HTML_BYTES = 2 * 1024 * 1024;
 export const MAX_BODY_BYTES = MAX_HTML_BYTES + 128 * 1024;
 /** The largest header or footer template. */
 export const MAX_TEMPLATE_BYTES = 64 * 1024;
-/** The longest `waitFor` delay; the whole call is bounded by the engine's time-out (20 s). */
-export const MAX_WAIT_MS = 10_000;
 /** The margin on each side when `margin` leaves it out (Gotenberg's default is 0.39in). */
 export const DEFAULT_MARGIN = "1cm";
 
-const LENGTH = /^(\d+(?:\.\d+)?|\.\d+)(px|in|cm|mm|pt|pc)?$/;
-const PX_PER_UNIT: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, pt: 96 / 72, pc: 16 };
 /** 200 inches, far beyond any paper, and within what Chromium prints. */
 const MAX_LENGTH_PX = 200 * 96;
 
-/** A CSS length in CSS pixels (96 to the inch), as Chromium measures paper. */
-export function lengthToPixels(length: string): number {
-  const match = LENGTH.exec(length);
-  return Number(match?.[1] ?? Number.NaN) * (PX_PER_UNIT[match?.[2] ?? "px"] ?? 1);
-}
 
 /** A length: a number of CSS pixels (as Puppeteer reads one), or a string with a unit. */
 const LengthSchema = z
