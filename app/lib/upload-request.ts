@@ -14,13 +14,51 @@ export interface UploadProgress {
 /** Statuses whose Response may carry no body (the constructor throws otherwise). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
+/** How long the live demo waits for an answer: the gateway gives a handler 25 s, uploads take longer. */
+export const DEMO_TIMEOUT_MS = 60_000;
+
+/**
+ * A signal that aborts when `parent` does (the page is left) or when `timeoutMs` pass, the
+ * latter with a TimeoutError whose message says so. `clear` stops the clock once answered.
+ */
+export function withDeadline(
+  parent: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new DOMException(`The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, "TimeoutError"),
+      ),
+    timeoutMs,
+  );
+  const follow = () => controller.abort(parent?.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener("abort", follow, { once: true });
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", follow);
+    },
+  };
+}
+
 export function sendWithProgress(
   url: string,
-  init: { method: string; headers: Record<string, string>; body: XMLHttpRequestBodyInit },
+  init: { method: string; headers: Record<string, string>; body: XMLHttpRequestBodyInit; signal?: AbortSignal },
   onProgress: (progress: UploadProgress) => void,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
+    const { signal } = init;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const request = new XMLHttpRequest();
+    // Leaving the page or running out of time stops the upload instead of letting it run on.
+    signal?.addEventListener("abort", () => request.abort(), { once: true });
     request.open(init.method, url);
     request.responseType = "blob";
     for (const [name, value] of Object.entries(init.headers)) request.setRequestHeader(name, value);
@@ -38,7 +76,9 @@ export function sendWithProgress(
       );
     });
     request.addEventListener("error", () => reject(new TypeError("The request did not reach the server.")));
-    request.addEventListener("abort", () => reject(new DOMException("The upload was cancelled.", "AbortError")));
+    request.addEventListener("abort", () =>
+      reject(signal?.aborted ? signal.reason : new DOMException("The upload was cancelled.", "AbortError")),
+    );
     request.send(init.body);
   });
 }

@@ -27,8 +27,20 @@ test("HTML to PDF shows its PDF inline; Image to Text shows the upload's progres
   expect(await page.getByTestId("demo-status").textContent()).toBe("200");
   const frame = page.getByTitle("The PDF the API answered");
   await frame.waitFor();
-  expect(await frame.getAttribute("src")).toMatch(/^blob:/);
+  const pdfUrl = await frame.getAttribute("src");
+  expect(pdfUrl).toMatch(/^blob:/);
+  // The frame shows a PDF only when the blob is typed as one, whatever the answer's header said.
+  const framed = await page.evaluate(async (url) => {
+    const blob = await (await fetch(url)).blob();
+    return { type: blob.type, start: await blob.slice(0, 5).text() };
+  }, pdfUrl!);
+  expect(framed).toEqual({ type: "application/pdf", start: "%PDF-" });
   expect(blocked).toEqual([]);
+  // The headers saying which engine printed it and how many pages it made are shown beside it.
+  const shownHeader = (name: string) =>
+    page.locator("dt", { hasText: new RegExp(`^${name}$`) }).locator("xpath=following-sibling::dd[1]");
+  expect(await shownHeader("x-engine").textContent()).toMatch(/^(pdfmake|chromium|cloudflare-browser-rendering)$/);
+  expect(await shownHeader("x-page-count").textContent()).toMatch(/^[1-9]\d*$/);
 
   // The docs' example (a data URL) is read and its lines outlined over it.
   await openPage(page, "/image-to-text/live-demo");
@@ -46,9 +58,18 @@ test("HTML to PDF shows its PDF inline; Image to Text shows the upload's progres
     // A light grey grain under the text: a few hundred KB that compress badly, so the upload
     // has several progress steps (Chromium reports a body in 16 KB reads), and Tesseract, which
     // thresholds the page, still reads black on near-white.
+    // Seeded (mulberry32), so every run reads the same image: the boxes counted below must not
+    // depend on where a random grain happened to fall.
+    let seed = 0x5eed;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
     const grain = context.createImageData(canvas.width, canvas.height);
     for (let index = 0; index < grain.data.length; index += 4) {
-      const level = 235 + Math.floor(Math.random() * 21);
+      const level = 235 + Math.floor(random() * 21);
       grain.data.set([level, level, level, 255], index);
     }
     context.putImageData(grain, 0, 0);

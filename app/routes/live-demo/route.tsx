@@ -5,14 +5,20 @@
  * Uploads show their progress; a PDF answer is shown in the page; an OCR answer's line and word
  * boxes are drawn over the image it read.
  */
-import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
 import { useStoredApiKey } from "~/lib/stored-api-key";
-import { progressLabel, sendWithProgress, type UploadProgress } from "~/lib/upload-request";
+import {
+  DEMO_TIMEOUT_MS,
+  progressLabel,
+  sendWithProgress,
+  withDeadline,
+  type UploadProgress,
+} from "~/lib/upload-request";
 import type { loader as rootLoader } from "~/root";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
 import { operationDocs } from "~workers/hosted/docs";
@@ -58,6 +64,9 @@ const SHOWN_HEADERS = [
   "x-ratelimit-reset",
   "retry-after",
   "content-type",
+  // Which engine made a document and how many pages it has (HTML to PDF, Image to Text).
+  "x-engine",
+  "x-page-count",
 ];
 
 function fillPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
@@ -126,6 +135,13 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     setDrawing(null);
   }, [operation]);
 
+  // Aborted when the page is left: a call still running (an upload, a slow PDF) stops with it.
+  const leaving = useRef(new AbortController());
+  useEffect(() => {
+    leaving.current = new AbortController();
+    return () => leaving.current.abort();
+  }, []);
+
   useEffect(
     () => () => {
       if (result && result.kind !== "json" && result.kind !== "text") URL.revokeObjectURL(result.body);
@@ -179,12 +195,14 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     }
     setSending(true);
     const started = performance.now();
+    const deadline = withDeadline(leaving.current.signal, DEMO_TIMEOUT_MS);
+    const { signal } = deadline;
     try {
       // A file upload goes through XMLHttpRequest, the one browser API that reports upload progress.
       const response =
         body instanceof FormData
-          ? await sendWithProgress(url, { method: operation.method, headers, body }, setUpload)
-          : await fetch(url, { method: operation.method, headers, body });
+          ? await sendWithProgress(url, { method: operation.method, headers, body, signal }, setUpload)
+          : await fetch(url, { method: operation.method, headers, body, signal });
       setUpload(null);
       const type = response.headers.get("content-type") ?? "";
       const shown = SHOWN_HEADERS.flatMap((name) => {
@@ -225,11 +243,21 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
         durationMs: Math.round(performance.now() - started),
         ...(overlay && image ? { ocr: { overlay, image } } : {}),
       });
-    } catch {
-      setError("The request did not reach the server. Check your connection and try again.");
+    } catch (caught) {
+      if (leaving.current.signal.aborted) return;
+      setError(
+        signal.aborted && signal.reason instanceof DOMException && signal.reason.name === "TimeoutError"
+          ? `No answer after ${DEMO_TIMEOUT_MS / 1000} seconds, so the demo stopped waiting. Try a smaller file or a simpler page.`
+          : caught instanceof DOMException && caught.name === "AbortError"
+            ? "The request was cancelled."
+            : "The request did not reach the server. Check your connection and try again.",
+      );
     } finally {
-      setSending(false);
-      setUpload(null);
+      deadline.clear();
+      if (!leaving.current.signal.aborted) {
+        setSending(false);
+        setUpload(null);
+      }
     }
   };
 
