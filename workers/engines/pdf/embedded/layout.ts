@@ -3,28 +3,16 @@
  * points, paper formats as point sizes, and Chromium's `pageRanges` as page numbers.
  */
 import type { HtmlToPdfRequest, PaperFormat } from "~workers/hosted/capabilities";
-
-/** Points per unit, with CSS's fixed ratios (1in = 96px = 72pt = 2.54cm). */
-const POINTS_PER_UNIT: Record<string, number> = {
-  px: 0.75,
-  pt: 1,
-  pc: 12,
-  in: 72,
-  cm: 72 / 2.54,
-  mm: 72 / 25.4,
-  q: 72 / 101.6,
-};
+import { lengthToPixels } from "../print-units";
 
 /**
- * A CSS length as points, or null when it is not an absolute length. A bare number is read as
- * pixels, as Puppeteer reads a number for a margin or a paper side.
+ * A CSS length as points, or null when it does not read. The browser engine and the API's
+ * schema read lengths with the same function (print-units.ts), so a length means the same in
+ * both engines; a bare number is pixels, as Puppeteer reads one (96 px = 72 pt).
  */
 export function cssLengthToPoints(length: string): number | null {
-  const match = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-z]*)\s*$/i.exec(length);
-  if (!match) return null;
-  const unit = (match[2] || "px").toLowerCase();
-  const perUnit = POINTS_PER_UNIT[unit];
-  return perUnit === undefined ? null : Number(match[1]) * perUnit;
+  const pixels = lengthToPixels(length);
+  return Number.isNaN(pixels) ? null : pixels * 0.75;
 }
 
 /** The paper sizes in points, portrait, as Chromium prints them. */
