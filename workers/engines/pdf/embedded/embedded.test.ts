@@ -520,6 +520,10 @@ describe("printEmbedded", () => {
     expect(empty).toMatchObject({ ...tooLarge, detail: expect.stringContaining("before parsing") });
     const deep = await printEmbedded(request("<i>".repeat(650_000)), noNetwork);
     expect(deep).toMatchObject({ ...tooLarge, detail: expect.stringContaining("before parsing") });
+    // A script's comparisons are not tags: a page with a large inline script still prints.
+    const script = `<script>${"if(i<n)i++;".repeat(50_000)}</script><style>a{}</style><p>Scripted page</p>`;
+    const { pdf: scripted } = await printed(script);
+    expect(scripted.text).toContain("Scripted page");
     // One long block costs pdfmake time quadratically: it is bounded on its own.
     const block = await printEmbedded(request(`<p>${"word ".repeat(11_000)}</p>`), noNetwork);
     expect(block).toMatchObject({
