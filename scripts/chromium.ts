@@ -32,8 +32,8 @@ const FLAGS = [
   "--remote-debugging-port=0",
   // Every request a printed page makes is intercepted by the engine and fetched through the
   // main Worker's outbound guard. What cannot be intercepted (a page's WebSocket) goes to
-  // this dead proxy and fails, loopback included, instead of reaching the developer's machine.
-  "--proxy-server=http://127.0.0.1:9",
+  // this dead proxy (or the tests' recording one) and fails, loopback included, instead of
+  // reaching the developer's machine.
   "--proxy-bypass-list=<-loopback>",
   // WebRTC's UDP does not go through a proxy: with this policy it may use none but the proxy's.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
@@ -43,10 +43,11 @@ const FLAGS = [
 const START_TIMEOUT_MS = 30_000;
 
 /** Starts Chromium, or answers null when there is none on this machine. */
-export async function launchChromium(): Promise<LocalChromium | null> {
+export async function launchChromium(options: { proxy?: string } = {}): Promise<LocalChromium | null> {
   if (!existsSync(CHROMIUM_PATH)) return null;
   const profile = mkdtempSync(join(tmpdir(), "portico-chromium-"));
-  const child = spawn(CHROMIUM_PATH, [...FLAGS, `--user-data-dir=${profile}`, "about:blank"], {
+  const proxy = `--proxy-server=${options.proxy ?? "http://127.0.0.1:9"}`;
+  const child = spawn(CHROMIUM_PATH, [...FLAGS, proxy, `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   // Chromium's helper processes may still write to the profile for a moment after it is

@@ -241,6 +241,59 @@ describe.skipIf(!inject("chromiumCdpUrl"))("the browser engine over RPC", () => 
     expect((await inspectPdf(outcome.pdf)).text).toContain("FROM-RPC");
   });
 
+  // A request that escaped the interception would go to the test Chromium's dead proxy and
+  // simply fail, indistinguishable from a refusal: instead each one the page makes must have
+  // been asked of the recording fetcher, the only way out the engine gives a page.
+  it("asks the fetcher for every request: frames, navigations, refreshes, event streams, workers and popups", async () => {
+    const asked = new Set<string>();
+    const bodies: Record<string, [string, string]> = {
+      "/frame.html": ['<meta http-equiv="refresh" content="0;url=/refreshed.html">', "text/html"],
+      "/worker.js": ["fetch('/from-worker').catch(() => {})", "text/javascript"],
+      "/shared.js": ["fetch('/from-shared-worker').catch(() => {})", "text/javascript"],
+    };
+    const fetcher: ResourceFetcher = async (url) => {
+      asked.add(new URL(url).pathname);
+      const [body, contentType] = bodies[new URL(url).pathname] ?? ["<p>ok</p>", "text/html"];
+      return { ok: true, bytes: new TextEncoder().encode(body), contentType, finalUrl: url };
+    };
+    const html = `<p>escapes</p>
+      <iframe src="/frame.html"></iframe>
+      <iframe name="nav" src="about:blank"></iframe>
+      <iframe id="opener" src="about:blank"></iframe>
+      <a id="blank" href="/popup-click.html" target="_blank">popup</a>
+      <form id="form" action="/popup-form.html" method="get" target="_blank"><input name="q" value="1"></form>
+      <script>
+        frames.nav.location.href = "/navigated.html";
+        new EventSource("/events");
+        new Worker("/worker.js");
+        try { new SharedWorker("/shared.js"); } catch {}
+        document.getElementById("opener").contentWindow.open("/popup-iframe.html");
+        document.getElementById("blank").click();
+        document.getElementById("form").submit();
+      </script>`;
+    const escaped = async () => (await fetch(`${inject("chromiumProxyUrl")}/seen`)).json<string[]>();
+    const before = (await escaped()).length;
+    const outcome = await env.ENGINES.htmlToPdf(
+      request({ source: { html, baseUrl: "http://site.example/" }, waitFor: { ms: 2_000 } }),
+      fetcher,
+    );
+    expect(outcome.ok).toBe(true);
+    // Popups, and a shared worker's own requests, are refused outright: none of the page's
+    // requests reached the proxy. The page is on http so that an escaped request shows whole
+    // (`GET http://…`); CONNECT tunnels are Chromium's preconnects, which it opens for every
+    // navigation even when the request itself is answered by the engine, and carry no request.
+    expect((await escaped()).slice(before).filter((seen) => !seen.startsWith("connect "))).toEqual([]);
+    const missing = [
+      "/frame.html",
+      "/refreshed.html",
+      "/navigated.html",
+      "/events",
+      "/worker.js",
+      "/from-worker",
+    ].filter((path) => !asked.has(path));
+    expect(missing, `asked: ${[...asked].join(" ")}`).toEqual([]);
+  });
+
   it("answers engine-failed, not a hang, when the page outlasts the time limit", async () => {
     const outcome = await env.ENGINES.htmlToPdf(
       request({ source: { html: "<p>spins</p><script>while (true) {}</script>" }, timeoutMs: 1_500 }),

@@ -15,6 +15,7 @@ import puppeteer, {
   type BrowserContext,
   type BrowserWorker,
   type HTTPRequest,
+  type Page,
   type PDFOptions,
 } from "@cloudflare/puppeteer";
 import type {
@@ -25,22 +26,13 @@ import type {
   ResourceFetcher,
 } from "~workers/hosted/capabilities";
 import { dropUnsafeLinks } from "./link-scrub";
+import { refuseOtherTargets, type RawConnection } from "./other-targets";
 import { countPdfPages } from "./page-count";
-import { lengthToPixels, MAX_WAIT_MS } from "./print-units";
+import { lengthToPixels, MAX_PDF_BYTES, MAX_PDF_PAGES, MAX_WAIT_MS } from "./print-units";
 import { createResourceGate, type ResourceGate } from "./subresources";
 
 /** How long Browser Rendering keeps an idle session for the next call to reuse. */
 const KEEP_ALIVE_MS = 60_000;
-
-/**
- * The largest PDF answered: it crosses RPC back to the main Worker, is held whole in both
- * isolates' 128 MB, and `?as=json` base64s it there (a third larger again). The PDF is read
- * from Chromium as a stream and the read stops here, so a larger one is never held whole.
- */
-export const MAX_PDF_BYTES = 20 * 1024 * 1024;
-
-/** The most pages a PDF may have; more is refused (422) rather than answered. */
-export const MAX_PDF_PAGES = 500;
 
 /** How long opening a browser session may take before the call answers 503 (retryable). */
 const OPEN_BROWSER_MS = 5_000;
@@ -241,6 +233,30 @@ async function print(
 ): Promise<Uint8Array | DocumentFailure> {
   const remaining = () => Math.max(1, deadline - Date.now());
   const page = await context.newPage();
+  // Targets the page opens from now on (popups, shared and service workers) load nothing.
+  const probe = await page.createCDPSession();
+  const connection = probe.connection();
+  // A page that answers with an attachment would save a file on the browser's machine.
+  await probe
+    .send("Browser.setDownloadBehavior", { behavior: "deny", browserContextId: context.id })
+    .catch(() => probe.send("Page.setDownloadBehavior", { behavior: "deny" }))
+    .catch(() => undefined);
+  await probe.detach().catch(() => undefined);
+  const stopRefusing = connection ? refuseOtherTargets(connection as unknown as RawConnection, context) : () => undefined;
+  try {
+    return await printPage(page, request, gate, address, remaining);
+  } finally {
+    stopRefusing();
+  }
+}
+
+async function printPage(
+  page: Page,
+  request: HtmlToPdfRequest,
+  gate: ResourceGate,
+  address: string | undefined,
+  remaining: () => number,
+): Promise<Uint8Array | DocumentFailure> {
   await page.setRequestInterception(true);
   // A service worker would answer the page's requests from outside the interception.
   await page.setBypassServiceWorker(true);

@@ -200,6 +200,14 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
     expectProblem(await print({ html, pageRanges: "5-6" }), "invalid-input", /pageRanges/);
   });
 
+  it("refuses a PDF of more than 500 pages with a 422 naming pageRanges, and prints 500", async () => {
+    const pages = (count: number) => "<div style='break-after:page'>p</div>".repeat(count);
+    expect((await printed({ html: pages(500) })).pageCount).toBe(500);
+    const result = await print({ html: pages(501) });
+    expectProblem(result, "invalid-input", /501 pages.*500/);
+    expect(result.kind === "problem" && result.extensions).toMatchObject({ errors: { pageRanges: expect.any(String) } });
+  });
+
   it("prints a url fetched through the guard, with its style sheet, and resolves relative URLs", async () => {
     const fetched: string[] = [];
     const route = (body: string, type: string) => () => {
