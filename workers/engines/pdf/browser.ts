@@ -34,6 +34,13 @@ import { createResourceGate, type ResourceGate } from "./subresources";
 /** How long Browser Rendering keeps an idle session for the next call to reuse. */
 const KEEP_ALIVE_MS = 60_000;
 
+/**
+ * What a browser shows as a page (and so can print) when the caller's `url` answers it: HTML,
+ * text, images and XML/JSON. Anything else (a PDF, an archive) Chromium would download or hand to
+ * a viewer, so it is refused up front rather than failing inside the browser.
+ */
+const PRINTABLE_TYPE = /^(?:text\/[\w.+-]+|image\/[\w.+-]+|application\/(?:xhtml\+xml|xml|json))$/;
+
 /** How long opening a browser session may take before the call answers 503 (retryable). */
 const OPEN_BROWSER_MS = 5_000;
 
@@ -112,6 +119,14 @@ export async function printWithBrowser(
   if ("url" in request.source) {
     const document = await gate.prefetch(request.source.url);
     if (!document.ok) return failure("invalid-input", document.detail, { field: "url" });
+    const type = document.contentType.split(";")[0]!.trim().toLowerCase();
+    if (type && !PRINTABLE_TYPE.test(type)) {
+      return failure(
+        "invalid-input",
+        `${request.source.url} answers ${type}, not a web page; send the page's URL, or its HTML as \`html\`.`,
+        { field: "url" },
+      );
+    }
     address = request.source.url;
   } else if (request.source.baseUrl) {
     address = request.source.baseUrl;

@@ -283,6 +283,16 @@ describe.skipIf(!inject("chromiumCdpUrl"))("html-to-pdf in the browser engine", 
     expect(reached).toBe(0);
   });
 
+  it("answers 422 naming url for a url that answers a download rather than a page", async () => {
+    const ctx = context({
+      [`https://${PUBLIC_HOST}/report.pdf`]: () =>
+        new Response("%PDF-1.4 not a page", { headers: { "content-type": "application/pdf" } }),
+    });
+    const result = await print({ url: `https://${PUBLIC_HOST}/report.pdf` }, ctx);
+    expectProblem(result, "invalid-input", /application\/pdf/);
+    expect(result.kind === "problem" && result.extensions).toMatchObject({ errors: { url: expect.any(String) } });
+  });
+
   it("answers 422 for a url that answers an error", async () => {
     const ctx = context({ [`https://${PUBLIC_HOST}/gone`]: () => new Response("gone", { status: 404 }) });
     expectProblem(await print({ url: `https://${PUBLIC_HOST}/gone` }, ctx), "invalid-input", /404/);
@@ -411,6 +421,28 @@ describe("html-to-pdf input", () => {
       headerTemplate: "<span class=pageNumber></span>",
       emulateMediaType: "screen",
     });
+  });
+
+  it("accepts and ignores the other services' options it does not take, as its docs list them", () => {
+    const ignored = {
+      omitBackground: true,
+      outline: true,
+      tagged: true,
+      timeout: 5,
+      waitForFonts: false,
+      gotoOptions: { waitUntil: "networkidle0" },
+      addStyleTag: [{ content: "p{}" }],
+      addScriptTag: [{ content: "1" }],
+      setExtraHTTPHeaders: { "x-a": "b" },
+      cookies: [],
+      authenticate: { username: "a", password: "b" },
+    };
+    const parsed = operation.input.safeParse({ html: "x", ...ignored });
+    expect(parsed.success).toBe(true);
+    for (const name of Object.keys(ignored)) {
+      expect(parsed.success && parsed.data).not.toHaveProperty(name);
+      expect(operation.description).toContain(`\`${name}\``);
+    }
   });
 
   it("documents an invoice-like example that parses", () => {
