@@ -189,6 +189,23 @@ describe("a printed page's requests", () => {
     expect(gate.stats.bytes).toBeLessThanOrEqual(1_000);
   });
 
+  it("still answers every small request made at once while the budget is reserved by others", async () => {
+    const sizes = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`https://a.example/${i}`, 100]));
+    const slow: ResourceFetcher = async (url, limits) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return serving(sizes)(url, limits);
+    };
+    const gate = createResourceGate(slow, {
+      deadline: Date.now() + 5_000,
+      limits: { maxRequests: 50, maxTotalBytes: 1_000, maxBytesEach: 500 },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => gate.answer({ url: `https://a.example/${i}`, method: "GET" })),
+    );
+    expect(answers.map((answer) => answer.kind)).toEqual(Array(10).fill("respond"));
+    expect(gate.stats.bytes).toBe(1_000);
+  });
+
   it("gives up on a resource that answers after the deadline", async () => {
     const never: ResourceFetcher = () => new Promise(() => undefined);
     const gate = createResourceGate(never, { deadline: Date.now() + 50 });
