@@ -42,6 +42,17 @@ describe("gateway step: answer (the response)", () => {
     expect(await response.json()).toEqual({ data: btoa("<svg/>"), mimeType: "image/svg+xml", size: 6 });
   });
 
+  it("drops a file's Content-Disposition from the ?as=json wrapper, which is not that file, and keeps the handler's other headers", () => {
+    const file = binary(new Uint8Array([37, 80, 68, 70]), "application/pdf", {
+      "Content-Disposition": 'inline; filename="document.pdf"',
+      "X-Engine": "pdfmake",
+    });
+    const wrapped = respond(file, true);
+    expect(wrapped.headers.get("content-disposition")).toBeNull();
+    expect(wrapped.headers.get("x-engine")).toBe("pdfmake");
+    expect(respond(file).headers.get("content-disposition")).toBe('inline; filename="document.pdf"');
+  });
+
   it("answers a redirect with its location and the headers", () => {
     const response = respond({ kind: "redirect", location: "https://example.com/", status: 302 });
     expect(response.status).toBe(302);

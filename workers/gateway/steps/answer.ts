@@ -42,9 +42,20 @@ export function toResponse(
     case "binary": {
       const bytes = typeof result.body === "string" ? new TextEncoder().encode(result.body) : result.body;
       if (options.asJson) {
+        // The wrapper is JSON, not the file: a Content-Disposition naming the file would make a
+        // browser save the JSON under the file's name.
+        const fileHeaders = Object.entries(result.headers ?? {}).filter(
+          ([name]) => name.toLowerCase() !== "content-disposition",
+        );
         return new Response(
           JSON.stringify({ data: base64(bytes), mimeType: result.contentType, size: bytes.byteLength }),
-          { headers: { "content-type": "application/json; charset=utf-8", ...headers, ...result.headers } },
+          {
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              ...headers,
+              ...Object.fromEntries(fileHeaders),
+            },
+          },
         );
       }
       return new Response(bytes as Uint8Array<ArrayBuffer>, {
