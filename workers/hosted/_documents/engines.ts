@@ -28,6 +28,25 @@ export function documentEngines(
   };
 }
 
+/**
+ * One call to the engine Worker. Its failures arrive as values (`DocumentFailure`); a throw is
+ * the engine Worker's isolate ending under the call (over its memory or CPU limit, restarted) or
+ * the binding breaking, which the caller can only retry: answered as `engine-failed` with
+ * `detail` and logged with the request's id, never the gateway's bare 500.
+ */
+export async function callEngine<T>(
+  ctx: OperationContext,
+  detail: string,
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; result: HandlerResult }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    console.error(`${ctx.requestId}: the engine Worker's call failed`, error);
+    return { ok: false, result: problemResult("engine-failed", detail) };
+  }
+}
+
 /** An engine's failure as the problem the caller reads. */
 export function failureResult(failure: DocumentFailure): HandlerResult {
   return problemResult(failure.problem, failure.detail, failure.extensions);

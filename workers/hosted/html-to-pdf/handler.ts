@@ -3,23 +3,24 @@
  * checked here, the engine picks the browser or the embedded layout engine, and every URL it
  * fetches, the caller's page included, comes back through this call's outbound guard.
  */
-import type { HtmlToPdfOutcome } from "~workers/hosted/capabilities";
 import { binary, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
-import { documentEngines, ENGINE_TIMEOUT_MS, failureResult, guardedResourceFetcher } from "../_documents/engines";
+import {
+  callEngine,
+  documentEngines,
+  ENGINE_TIMEOUT_MS,
+  failureResult,
+  guardedResourceFetcher,
+} from "../_documents/engines";
 import { toEngineRequest, type HtmlToPdfInput } from "./schema";
 
 export async function printHtmlToPdf(input: HtmlToPdfInput, ctx: OperationContext): Promise<HandlerResult> {
   const engines = documentEngines(ctx, "HTML to PDF");
   if (!engines.ok) return engines.result;
-  let outcome: HtmlToPdfOutcome;
-  try {
-    outcome = await engines.engines.htmlToPdf(toEngineRequest(input, ENGINE_TIMEOUT_MS), guardedResourceFetcher(ctx));
-  } catch (error) {
-    // The engine Worker itself failed (its isolate ran out of memory, or the RPC broke): the
-    // engine's own failures arrive as values, so this one is ours and says no more.
-    console.error(`html-to-pdf ${ctx.requestId}: the engine Worker failed`, error);
-    return problemResult("engine-failed", "The PDF engine failed on this document. Retry, or try a simpler one.");
-  }
+  const called = await callEngine(ctx, "The PDF engine failed on this document. Retry, or try a simpler one.", () =>
+    engines.engines.htmlToPdf(toEngineRequest(input, ENGINE_TIMEOUT_MS), guardedResourceFetcher(ctx)),
+  );
+  if (!called.ok) return called.result;
+  const outcome = called.value;
   if (!outcome.ok) {
     const result = failureResult(outcome);
     // A busy browser is worth retrying soon, and says when (the engine's `retryAfter`, seconds).

@@ -4,9 +4,8 @@
  * the engine Worker decodes and reads them (workers/engines/ocr). Only the bytes cross the
  * service binding.
  */
-import type { OcrOutcome } from "~workers/hosted/capabilities";
 import { binary, json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
-import { documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
+import { callEngine, documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
 import { loadImageBytes } from "../_image/input";
 import { identifyPage } from "./page";
 import type { ImageToTextInput, ImageToTextOutput } from "./schema";
@@ -28,24 +27,20 @@ export async function readImageText(input: ImageToTextInput, ctx: OperationConte
   // without sending up to 10 MB to the engine Worker; it checks again, as anyone may call it.
   const header = identifyPage(bytes.value);
   if (!header.ok) return failureResult(header);
-  let outcome: OcrOutcome;
-  try {
-    outcome = await reached.engines.imageToText({
-      image: bytes.value,
-      language: input.language,
-      detectOrientation: input.detectOrientation,
-      wordBoxes: input.wordBoxes ?? input.isOverlayRequired ?? false,
-      timeoutMs: ENGINE_TIMEOUT_MS,
-    });
-  } catch (error) {
-    // The engine answers failures as values; a throw here is its isolate ending under the call
-    // (over its memory or CPU limit, or restarted), which the caller can only retry.
-    console.error("image-to-text: the engine Worker's call failed", error);
-    return problemResult(
-      "engine-failed",
-      "The OCR engine stopped while reading this image. Retry, or send a smaller image.",
-    );
-  }
+  const called = await callEngine(
+    ctx,
+    "The OCR engine stopped while reading this image. Retry, or send a smaller image.",
+    () =>
+      reached.engines.imageToText({
+        image: bytes.value,
+        language: input.language,
+        detectOrientation: input.detectOrientation,
+        wordBoxes: input.wordBoxes ?? input.isOverlayRequired ?? false,
+        timeoutMs: ENGINE_TIMEOUT_MS,
+      }),
+  );
+  if (!called.ok) return called.result;
+  const outcome = called.value;
   if (!outcome.ok) return failureResult(outcome);
   const headers = { "X-Engine": outcome.result.engine };
   if (format === "text") return binary(outcome.result.text, "text/plain; charset=utf-8", headers);

@@ -3,7 +3,7 @@
  * Worker (workers/engines/resume), so pdf.js never loads beside the gateway.
  */
 import { json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
-import { documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
+import { callEngine, documentEngines, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
 import { documentBytes } from "../_documents/upload";
 import type { ResumeParserInput, ResumeParserOutput } from "./schema";
 import { sniffResume } from "./sniff";
@@ -25,18 +25,13 @@ export async function parseResumeFile(input: ResumeParserInput, ctx: OperationCo
   }
   const engines = documentEngines(ctx, "Resume Parser");
   if (!engines.ok) return engines.result;
-  let outcome;
-  try {
-    outcome = await engines.engines.parseResume({ document: bytes, format, timeoutMs: ENGINE_TIMEOUT_MS });
-  } catch (error) {
-    // The engine answers failures as values; a throw here is its isolate ending under the call
-    // (over its memory or CPU limit, or restarted), which the caller can only retry.
-    console.error("resume-parser: the engine Worker's call failed", error);
-    return problemResult(
-      "engine-failed",
-      "The résumé engine stopped while reading this file. Retry, or send a smaller or simpler file.",
-    );
-  }
+  const called = await callEngine(
+    ctx,
+    "The résumé engine stopped while reading this file. Retry, or send a smaller or simpler file.",
+    () => engines.engines.parseResume({ document: bytes, format, timeoutMs: ENGINE_TIMEOUT_MS }),
+  );
+  if (!called.ok) return called.result;
+  const outcome = called.value;
   if (!outcome.ok) return failureResult(outcome);
   const body: ResumeParserOutput = outcome.resume;
   return json(body);
