@@ -4,6 +4,7 @@
  * engines under test never use this module.
  */
 import { extractText, getDocumentProxy } from "unpdf";
+import type { HtmlToPdfRequest } from "~workers/hosted/capabilities";
 
 export interface InspectedPage {
   /** In PostScript points (1/72 in): A4 is 595.28 × 841.89. */
@@ -50,3 +51,22 @@ export const PAPER_POINTS = {
   Legal: { width: 612, height: 1008 },
   Tabloid: { width: 792, height: 1224 },
 } as const;
+
+/**
+ * An engine request as the API builds one from `{html}` and its defaults (A4 portrait, 1 cm
+ * margins, scale 1, print media, the engines' 20 s), with the test's changes.
+ */
+export function pdfRequest(html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest {
+  return {
+    source: { html },
+    engine: "auto",
+    paper: { format: "A4" },
+    landscape: false,
+    margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
+    printBackground: false,
+    scale: 1,
+    emulateMedia: "print",
+    timeoutMs: 20_000,
+    ...overrides,
+  };
+}

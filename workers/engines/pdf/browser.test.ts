@@ -7,25 +7,15 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import type { HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
-import { inspectPdf } from "../../../tests/pdf-inspect";
+import { inspectPdf, pdfRequest } from "../../../tests/pdf-inspect";
 import type { EnginesConfig, EnginesEnv } from "../config";
 import { lengthInPixels } from "./browser";
 import { availablePdfEngines, chooseEngine, htmlToPdf } from "./index";
 import { countPdfPages } from "./page-count";
 import { createResourceGate } from "./subresources";
 
-const request = (overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest => ({
-  source: { html: "<h1>Hello</h1><p>world</p>" },
-  engine: "browser",
-  paper: { format: "A4" },
-  landscape: false,
-  margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
-  printBackground: false,
-  scale: 1,
-  emulateMedia: "print",
-  timeoutMs: 20_000,
-  ...overrides,
-});
+const request = (overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest =>
+  pdfRequest("<h1>Hello</h1><p>world</p>", { engine: "browser", ...overrides });
 
 const refuseAll: ResourceFetcher = async (url) => ({ ok: false, detail: `${url} is not on the test's network.` });
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import type { HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
-import { inspectPdf } from "../../../tests/pdf-inspect";
+import { inspectPdf, pdfRequest } from "../../../tests/pdf-inspect";
 import { dropUnsafeLinks } from "./link-scrub";
 import { countPdfPages } from "./page-count";
 
@@ -76,17 +76,7 @@ describe("blanking a printed PDF's unsafe links", () => {
 
 describe.skipIf(!inject("chromiumCdpUrl"))("counting Chromium's pages", () => {
   const refuseAll: ResourceFetcher = async (url) => ({ ok: false, detail: `${url} is not on the test's network.` });
-  const request = (html: string): HtmlToPdfRequest => ({
-    source: { html },
-    engine: "browser",
-    paper: { format: "A4" },
-    landscape: false,
-    margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
-    printBackground: false,
-    scale: 1,
-    emulateMedia: "print",
-    timeoutMs: 20_000,
-  });
+  const request = (html: string): HtmlToPdfRequest => pdfRequest(html, { engine: "browser" });
 
   it("counts as pdf.js does, whatever the page's title and links say", async () => {
     for (const html of [

@@ -7,25 +7,13 @@ import { describe, expect, it, vi } from "vitest";
 import type { FetchedResource, HtmlToPdfRequest, ResourceFetcher } from "~workers/hosted/capabilities";
 import { getDocumentProxy } from "unpdf";
 import { makeJpeg, makePng, makeWebp, solid, toDataUrl, RED } from "~workers/hosted/_image/fixtures";
-import { inspectPdf, PAPER_POINTS } from "../../../../tests/pdf-inspect";
+import { inspectPdf, PAPER_POINTS, pdfRequest } from "../../../../tests/pdf-inspect";
 import pdfMake from "pdfmake/build/pdfmake.min.js";
 import { unzlibSync } from "fflate";
 import { printEmbedded } from ".";
 
-function request(html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest {
-  return {
-    source: { html },
-    engine: "embedded",
-    paper: { format: "A4" },
-    landscape: false,
-    margin: { top: "1cm", right: "1cm", bottom: "1cm", left: "1cm" },
-    printBackground: true,
-    scale: 1,
-    emulateMedia: "print",
-    timeoutMs: 20_000,
-    ...overrides,
-  };
-}
+const request = (html: string, overrides: Partial<HtmlToPdfRequest> = {}): HtmlToPdfRequest =>
+  pdfRequest(html, { engine: "embedded", printBackground: true, ...overrides });
 
 /** A fetcher serving fixed URLs and refusing the rest as the guard would; it records each URL asked. */
 function fakeFetcher(routes: Record<string, { bytes: Uint8Array; contentType: string }>) {
