@@ -8,12 +8,12 @@
  * Worker loads, and refuses to compile bytes at run time. (The vitest plugin takes modules
  * only as a list; module rules would describe unbundled sources.)
  */
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
-import { builtinModules } from "node:module";
 import path from "node:path";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import type { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { bundleWorker } from "./bundle-worker.ts";
 
 const CONFIG_PATH = "workers/engines/wrangler.toml";
 // One folder per vitest process: two runs at once (two terminals) must not delete each other's bundle.
@@ -49,23 +49,7 @@ export async function engineWorkerOptions(vars: Record<string, string>): Promise
   process.once("exit", () => rmSync(OUT_DIR, { recursive: true, force: true }));
   const scriptPath = path.join(OUT_DIR, "index.js");
   const copied = new Map<string, "CompiledWasm" | "Data">();
-  await build({
-    entryPoints: [path.resolve("workers/engines/index.ts")],
-    outfile: scriptPath,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2024",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    // workerd provides Node's modules under nodejs_compat, by either name (@cloudflare/puppeteer
-    // imports bare `path` and `fs/promises`).
-    external: ["cloudflare:*", "node:*", ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
-    plugins: [binaryModules(copied)],
-    tsconfig: "tsconfig.json",
-    define: { __DEV_FAKES__: "true" },
-    logLevel: "warning",
-  });
+  await bundleWorker({ entry: "workers/engines/index.ts", outfile: scriptPath, plugins: [binaryModules(copied)] });
   return {
     ...(workerOptions as AuxiliaryWorker),
     name: config.name,

@@ -4,7 +4,6 @@
  * wrangler.toml. Both Workers name the same D1 and KV ids, so Miniflare gives them the same
  * storage, as in production; the app reaches it through its WEBHOOKS service binding.
  */
-import { build } from "esbuild";
 import path from "node:path";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 
@@ -19,6 +18,7 @@ const CONFIG_PATH = "workers/webhooks/wrangler.toml";
 const APP_UNDER_TEST = "vitest-plugin-runner-";
 
 import type { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { bundleWorker } from "./bundle-worker.ts";
 
 /** One entry of the pool's `miniflare.workers`, as the vitest plugin types it. */
 type PoolOptions = Exclude<NonNullable<Parameters<typeof cloudflareTest>[0]>, (...args: never[]) => unknown>;
@@ -29,21 +29,7 @@ export async function webhookWorkerOptions(): Promise<AuxiliaryWorker> {
   // Module rules describe unbundled sources; the script below is one bundled module.
   const { modulesRules: _unbundled, ...workerOptions } = unstable_getMiniflareWorkerOptions(config).workerOptions;
   const scriptPath = path.resolve("node_modules/.cache/portico-webhooks/index.js");
-  await build({
-    entryPoints: [path.resolve("workers/webhooks/index.ts")],
-    outfile: scriptPath,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2024",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    external: ["cloudflare:*", "node:*"],
-    tsconfig: "tsconfig.json",
-    // Tests run against the local fakes, as vite.config.ts builds them outside production.
-    define: { __DEV_FAKES__: "true" },
-    logLevel: "warning",
-  });
+  await bundleWorker({ entry: "workers/webhooks/index.ts", outfile: scriptPath });
   // wrangler and the vitest plugin each bundle a Miniflare; their option types differ only in
   // options this Worker does not use.
   const durableObjects = Object.fromEntries(
