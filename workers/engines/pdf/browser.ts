@@ -25,6 +25,7 @@ import type {
   PdfEngineName,
   ResourceFetcher,
 } from "~workers/hosted/capabilities";
+import { readAtMost } from "~workers/http/request-body";
 import { dropUnsafeLinks } from "./link-scrub";
 import { refuseOtherTargets, type RawConnection } from "./other-targets";
 import { countPdfPages } from "./page-count";
@@ -257,7 +258,9 @@ async function print(
     .catch(() => probe.send("Page.setDownloadBehavior", { behavior: "deny" }))
     .catch(() => undefined);
   await probe.detach().catch(() => undefined);
-  const stopRefusing = connection ? refuseOtherTargets(connection as unknown as RawConnection, context) : () => undefined;
+  const stopRefusing = connection
+    ? refuseOtherTargets(connection as unknown as RawConnection, context)
+    : () => undefined;
   try {
     return await printPage(page, request, gate, address, remaining);
   } finally {
@@ -313,28 +316,16 @@ async function printPage(
 /** Reads Chromium's PDF stream, stopping (and refusing) once it passes MAX_PDF_BYTES. */
 async function readPdf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array | DocumentFailure> {
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_PDF_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return failure(
-        "invalid-input",
-        `The PDF came out over the ${MAX_PDF_BYTES / 1024 / 1024} MB an answer may be; print fewer pages (pageRanges) or smaller images.`,
-        { field: "html" },
-      );
-    }
-    chunks.push(value);
+  const read = await readAtMost(reader, MAX_PDF_BYTES);
+  if (!read.ok) {
+    await reader.cancel().catch(() => undefined);
+    return failure(
+      "invalid-input",
+      `The PDF came out over the ${MAX_PDF_BYTES / 1024 / 1024} MB an answer may be; print fewer pages (pageRanges) or smaller images.`,
+      { field: "html" },
+    );
   }
-  const pdf = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    pdf.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const pdf = read.bytes;
   // Only web, mail and telephone links keep their address (link-scrub.ts).
   if (dropUnsafeLinks(pdf) === undefined) {
     return failure("engine-failed", "The browser's PDF could not be read back to check its links.");
