@@ -9,10 +9,10 @@
  *   hold). Each engine's own modules are imported on first use and are not in this figure: the
  *   bench reports a first call per engine.
  */
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { startupCpuMs } from "./startup-cpu.ts";
 
 const DIR = "dist/portico_engines";
 const CONFIG = join(DIR, "wrangler.json");
@@ -39,11 +39,5 @@ const largest = modules
   .join(", ");
 console.log(`Engine Worker: ${mib(raw)} raw, ${mib(gzip)} gzip in ${modules.length} modules (largest: ${largest})`);
 
-const output = execFileSync(
-  join("node_modules", ".bin", "wrangler"),
-  ["check", "startup", `--args=-c ${CONFIG}`, "--outfile", join(DIR, "..", "engines-startup.cpuprofile")],
-  { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "pipe"] },
-);
-const active = /Active: ([\d.]+) ms/.exec(output)?.[1];
-if (!active) throw new Error(`wrangler check startup printed no startup figure:\n${output}`);
-console.log(`Engine Worker startup: ${active} ms of CPU (wrangler check startup, this machine)`);
+const startup = startupCpuMs(CONFIG, join(DIR, "..", "engines-startup.cpuprofile"));
+console.log(`Engine Worker startup: ${startup} ms of CPU (wrangler check startup, this machine)`);
