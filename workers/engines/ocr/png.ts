@@ -5,11 +5,8 @@
  * counting, and stopped as soon as it passes what IHDR's size allows; an iCCP chunk (a colour
  * profile, of no use to OCR) is dropped from the copy handed to the decoder.
  */
-import { Unzlib } from "fflate";
+import { inflatedSize } from "~workers/hosted/_documents/bounded-inflate";
 import { pngInflatedBytes, type PngLayout } from "~workers/hosted/_image/sniff";
-
-/** Compressed bytes pushed at a time: deflate expands at most ~1032:1, so ~1 MB per push. */
-const SLICE = 1024;
 
 export type PngCheck =
   | { ok: true; bytes: Uint8Array }
@@ -17,30 +14,6 @@ export type PngCheck =
 
 const u32be = (b: Uint8Array, o: number): number =>
   (((b[o] ?? 0) << 24) | ((b[o + 1] ?? 0) << 16) | ((b[o + 2] ?? 0) << 8) | (b[o + 3] ?? 0)) >>> 0;
-
-/** Counts what the zlib stream in `parts` inflates to, stopping past `limit`; nothing inflated is kept. */
-export function inflatedSize(
-  parts: Uint8Array[],
-  limit: number,
-): { ok: true; size: number } | { ok: false; reason: "too-large" | "malformed" } {
-  let total = 0;
-  const inflater = new Unzlib((chunk) => {
-    total += chunk.length;
-  });
-  try {
-    for (const part of parts) {
-      for (let at = 0; at < part.length; at += SLICE) {
-        inflater.push(part.subarray(at, Math.min(at + SLICE, part.length)), false);
-        if (total > limit) return { ok: false, reason: "too-large" };
-      }
-    }
-    inflater.push(new Uint8Array(0), true);
-    if (total > limit) return { ok: false, reason: "too-large" };
-  } catch {
-    return { ok: false, reason: total > limit ? "too-large" : "malformed" };
-  }
-  return { ok: true, size: total };
-}
 
 /**
  * Walks the chunks, checks that the IDAT data inflates to no more than IHDR allows, and answers
@@ -67,7 +40,7 @@ export function checkPngData(bytes: Uint8Array, width: number, height: number, l
   if (!ended) return { ok: false, reason: "truncated" };
   if (idat.length === 0) return { ok: false, reason: "malformed" };
   const limit = pngInflatedBytes(width, height, layout);
-  const inflated = inflatedSize(idat, limit);
+  const inflated = inflatedSize(idat, limit, "zlib");
   if (!inflated.ok) return { ...inflated, limit };
   if (iccp.length === 0) return { ok: true, bytes };
   const kept = new Uint8Array(bytes.length - iccp.reduce((sum, [start, end]) => sum + end - start, 0));

@@ -6,14 +6,11 @@
  * filling the isolate's memory. The central directory is walked by the module the API's sniffer
  * uses too (workers/hosted/_documents/zip-directory.ts).
  */
-import { Inflate } from "fflate";
+import { inflateAtMost } from "~workers/hosted/_documents/bounded-inflate";
 import { readZipDirectory } from "~workers/hosted/_documents/zip-directory";
 
 export type ZipRead =
   { ok: true; files: Map<string, Uint8Array> } | { ok: false; reason: "malformed" | "too-large" | "encrypted" };
-
-/** Compressed bytes handed to the inflater at once: at most ~1 MB of output per slice (deflate's ratio is ≤ 1032). */
-const SLICE = 1024;
 
 /** The named entries' contents, inflating at most `maxTotalBytes` in all. */
 export function readZipEntries(bytes: Uint8Array, names: readonly string[], maxTotalBytes: number): ZipRead {
@@ -40,39 +37,10 @@ export function readZipEntries(bytes: Uint8Array, names: readonly string[], maxT
       continue;
     }
     if (entry.method !== 8) return { ok: false, reason: "malformed" };
-    const inflated = inflateBounded(data, budget);
+    const inflated = inflateAtMost(data, budget, "raw");
     if (!inflated.ok) return inflated;
     budget -= inflated.bytes.length;
     files.set(entry.name, inflated.bytes);
   }
   return { ok: true, files };
-}
-
-function inflateBounded(
-  data: Uint8Array,
-  limit: number,
-): { ok: true; bytes: Uint8Array } | { ok: false; reason: "malformed" | "too-large" } {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  let over = false;
-  const inflater = new Inflate((chunk) => {
-    total += chunk.length;
-    if (total > limit) over = true;
-    else chunks.push(chunk);
-  });
-  try {
-    for (let at = 0; at < data.length && !over; at += SLICE) {
-      inflater.push(data.subarray(at, Math.min(at + SLICE, data.length)), at + SLICE >= data.length);
-    }
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (over) return { ok: false, reason: "too-large" };
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { ok: true, bytes };
 }
