@@ -244,6 +244,13 @@ export interface DocumentFailure {
   extensions?: Record<string, string | number | boolean>;
 }
 
+/** A `DocumentFailure`, its extensions only when there are any. */
+export const documentFailure = (
+  problem: DocumentFailure["problem"],
+  detail: string,
+  extensions?: DocumentFailure["extensions"],
+): DocumentFailure => ({ ok: false, problem, detail, ...(extensions && { extensions }) });
+
 /**
  * How an engine fetches a URL (the page a PDF prints, its images and style sheets): the main
  * Worker hands the engine this function over RPC, and it runs there, through the caller's SSRF

@@ -19,7 +19,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { decodePng, decodeTiff, type Image } from "image-js";
 import { decode as decodeJpegData } from "jpeg-js";
-import type { DocumentFailure } from "~workers/hosted/capabilities";
+import { documentFailure as failure, type DocumentFailure } from "~workers/hosted/capabilities";
 import {
   identifyPage,
   JPEG_MAX_DECODE_BYTES,
@@ -48,12 +48,6 @@ export interface DecodedPage {
   /** pixels.width / width (1 unless scaled down). */
   scale: number;
 }
-
-const failure = (
-  problem: DocumentFailure["problem"],
-  detail: string,
-  extensions?: DocumentFailure["extensions"],
-): DocumentFailure => ({ ok: false, problem, detail, ...(extensions && { extensions }) });
 
 /**
  * JPEG through jpeg-js directly rather than image-js's decodeJpeg, which turns jpeg-js's memory

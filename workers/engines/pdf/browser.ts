@@ -18,12 +18,13 @@ import puppeteer, {
   type Page,
   type PDFOptions,
 } from "@cloudflare/puppeteer";
-import type {
-  DocumentFailure,
-  HtmlToPdfOutcome,
-  HtmlToPdfRequest,
-  PdfEngineName,
-  ResourceFetcher,
+import {
+  documentFailure as failure,
+  type DocumentFailure,
+  type HtmlToPdfOutcome,
+  type HtmlToPdfRequest,
+  type PdfEngineName,
+  type ResourceFetcher,
 } from "~workers/hosted/capabilities";
 import { readAtMost } from "~workers/http/request-body";
 import { dropUnsafeLinks } from "./link-scrub";
@@ -91,17 +92,6 @@ export function pdfOptions(request: HtmlToPdfRequest, remainingMs: number): PDFO
     timeout: Math.max(1, remainingMs),
   };
 }
-
-const failure = (
-  problem: DocumentFailure["problem"],
-  detail: string,
-  extensions?: DocumentFailure["extensions"],
-): DocumentFailure => ({
-  ok: false,
-  problem,
-  detail,
-  ...(extensions && { extensions }),
-});
 
 class Deadline extends Error {}
 

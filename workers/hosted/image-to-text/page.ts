@@ -4,7 +4,7 @@
  * and `too-large` before the RPC hop (as resume-parser does), and the engine asks again because
  * its RPC method can be called on its own. Nothing here decodes or inflates.
  */
-import type { DocumentFailure } from "~workers/hosted/capabilities";
+import { documentFailure as failure, type DocumentFailure } from "~workers/hosted/capabilities";
 import {
   detectFormat,
   isTiff,
@@ -61,12 +61,6 @@ export interface PageHeader {
   /** For a PNG: what its image data inflates to is bounded by this. */
   png?: PngLayout;
 }
-
-const failure = (
-  problem: DocumentFailure["problem"],
-  detail: string,
-  extensions?: DocumentFailure["extensions"],
-): DocumentFailure => ({ ok: false, problem, detail, ...(extensions && { extensions }) });
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[]): boolean =>
   bytes.length >= signature.length && signature.every((value, index) => bytes[index] === value);
