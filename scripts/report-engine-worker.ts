@@ -9,21 +9,13 @@
  *   hold). Each engine's own modules are imported on first use and are not in this figure: the
  *   bench reports a first call per engine.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { startupCpuMs } from "./startup-cpu.ts";
+import { filesUnder, startupCpuMs } from "./built-worker.ts";
 
 const DIR = "dist/portico_engines";
 const CONFIG = join(DIR, "wrangler.json");
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === ".vite" ? [] : filesUnder(path);
-    return [path];
-  });
-}
 
 const modules = filesUnder(DIR).filter((file) => /\.(m?js|wasm|bin)$/.test(file));
 if (modules.length === 0) throw new Error(`No engine Worker in ${DIR}: run the build first.`);

@@ -4,28 +4,20 @@
  * counts it). `npm run build` runs it after a production build (CLOUDFLARE_ENV=production), so
  * the figure is the deployed Worker's.
  *
- * For a production build it also prints the Worker's startup CPU (scripts/startup-cpu.ts).
+ * For a production build it also prints the Worker's startup CPU (scripts/built-worker.ts).
  *
  * A production build must not hold the local fakes (vite.config.ts leaves them out with the
  * __DEV_FAKES__ flag): the build's source maps name every module in it, and this fails when
  * one of them is a fake, so the flag cannot quietly stop working.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { startupCpuMs } from "./startup-cpu.ts";
+import { filesUnder, startupCpuMs } from "./built-worker.ts";
 
 const SERVER_DIR = "build/server";
 /** The fakes and the bench route; `workers/providers/fakes.ts`, which only loads them, may stay. */
 const DEVELOPMENT_ONLY = /workers\/(providers\/(.+\/)?fake[-.]|gateway\/bench-route\.)/;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === ".vite" ? [] : filesUnder(path);
-    return [path];
-  });
-}
 
 const files = filesUnder(SERVER_DIR);
 const modules = files.filter((file) => /\.(m?js|wasm)$/.test(file));

@@ -1,8 +1,8 @@
 /** One headless Chromium (Debian's) per test file, and pages on the preview server. */
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
+import { CHROMIUM_PATH } from "../../scripts/chromium.ts";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
