@@ -20,6 +20,8 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { TEST_MIGRATIONS: migrations },
+          // The engine Worker's OCR model bucket, bound here too so tests can fill it (tests/ocr-models.ts).
+          r2Buckets: { OCR_MODELS: "portico-ocr-models" },
           workers: [webhookWorker, await engineWorkerOptions({ CHROMIUM_CDP_URL: inject("chromiumCdpUrl") })],
         },
       })),
@@ -33,8 +35,9 @@ export default defineConfig(async () => {
     test: {
       include: ["app/**/*.test.{ts,tsx}", "workers/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
-      // One Chromium for the run: the engine Worker's local browser (HTML to PDF).
-      globalSetup: ["./tests/setup/chromium.ts"],
+      // One Chromium for the run: the engine Worker's local browser (HTML to PDF); and the OCR
+      // models, served on loopback for the tests to put into the engine Worker's bucket.
+      globalSetup: ["./tests/setup/chromium.ts", "./tests/setup/ocr-models.ts"],
       // One runner for all files. With a fresh runner per file, workerd (Nov 2026) drops the
       // pool's WebSocket with 1009 "Message is too large" once a third runner loads the app's
       // module graph, and every file after that fails. Tests make their own random data, so

@@ -4,7 +4,9 @@
  *
  *   tesseract-core.wasm          tesseract-wasm's SIMD build, imported as a WebAssembly module
  *   tesseract.js, tesseract.d.ts tesseract-wasm's JavaScript with two changes for workerd (below)
- *   <lang>.traineddata.gz.bin    @tesseract.js-data/<lang>'s 4.0.0_best_int model, still gzip
+ *   eng.traineddata.gz.bin       @tesseract.js-data/eng's 4.0.0_best_int model, still gzip (the
+ *                                other languages' models go to the OCR_MODELS bucket instead:
+ *                                scripts/ocr-models.ts)
  *   LICENSE-tesseract-wasm       its BSD-2 licence, which travels with the copies
  *
  * Why the JavaScript is changed (decision 055): workerd refuses to compile WebAssembly from
@@ -17,15 +19,18 @@
  * Data files are named `*.bin` because that is the one suffix both wrangler's default module
  * rules and the Vite plugin import as bytes (`Data`). `--check` writes nothing and fails when a
  * file is missing or differs (the build runs it), so a stale copy is caught after an upgrade.
+ *
+ * It also fails when package.json's `@tesseract.js-data/*` packages and the language table
+ * (workers/hosted/ocr-languages.ts) differ, so a language is never offered without its model
+ * nor installed without being offered.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BUNDLED_OCR_LANGUAGES, OCR_LANGUAGES } from "../workers/hosted/ocr-languages.ts";
+import { installedModels, modelFile } from "./ocr-model-files.ts";
 
 const OUT = "workers/engines/ocr/assets";
 const TESSERACT = "node_modules/tesseract-wasm";
-// Keep in step with OCR_LANGUAGES in workers/hosted/capabilities.ts.
-const LANGUAGES = ["eng", "deu", "fra", "spa", "por", "ita"];
-const MODEL = "4.0.0_best_int";
 
 const EXPORTS_LINE = "export { OCRClient, createOCREngine, layoutFlags, supportsFastBuild };";
 
@@ -68,9 +73,20 @@ const outputs = new Map<string, Uint8Array | string>([
   ["tesseract.d.ts", GLUE_TYPES],
   ["LICENSE-tesseract-wasm", readFileSync(join(TESSERACT, "LICENSE.md"))],
 ]);
-for (const language of LANGUAGES) {
-  const file = `node_modules/@tesseract.js-data/${language}/${MODEL}/${language}.traineddata.gz`;
-  outputs.set(`${language}.traineddata.gz.bin`, readFileSync(file));
+for (const language of BUNDLED_OCR_LANGUAGES) {
+  outputs.set(`${language}.traineddata.gz.bin`, readFileSync(modelFile(language)));
+}
+
+const installed = installedModels();
+const unoffered = installed.filter((code) => !(OCR_LANGUAGES as readonly string[]).includes(code));
+const uninstalled = OCR_LANGUAGES.filter((code) => !installed.includes(code));
+if (unoffered.length > 0 || uninstalled.length > 0) {
+  console.error(
+    "package.json's @tesseract.js-data packages and workers/hosted/ocr-languages.ts differ:" +
+      (unoffered.length > 0 ? `\n  installed but not in the table: ${unoffered.join(", ")}` : "") +
+      (uninstalled.length > 0 ? `\n  in the table but not installed: ${uninstalled.join(", ")}` : ""),
+  );
+  process.exit(1);
 }
 
 const check = process.argv.includes("--check");
@@ -83,6 +99,10 @@ for (const [name, content] of outputs) {
   if (same) continue;
   if (check) stale.push(path);
   else writeFileSync(path, bytes);
+}
+// Models this script no longer bundles (before decision 059 there were six) are removed.
+for (const name of readdirSync(OUT)) {
+  if (name.endsWith(".bin") && !outputs.has(name) && !check) rmSync(join(OUT, name));
 }
 if (stale.length > 0) {
   console.error(`OCR engine files missing or stale (run \`node scripts/engine-assets.ts\`):\n  ${stale.join("\n  ")}`);

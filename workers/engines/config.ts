@@ -14,6 +14,8 @@ export interface EnginesEnv {
   CHROMIUM_CDP_URL: string;
   /** Cloudflare Browser Rendering; declared in production only (its local mode downloads a browser). */
   BROWSER?: Fetcher;
+  /** Every OCR language's model but English's (scripts/ocr-models.ts fills it). */
+  OCR_MODELS?: R2Bucket;
 }
 
 const EnginesConfigSchema = z

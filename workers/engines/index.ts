@@ -43,7 +43,7 @@ export default class Engines extends WorkerEntrypoint<EnginesEnv> implements Doc
   }
 
   async imageToText(request: OcrRequest): Promise<OcrOutcome> {
-    return guarded("imageToText", async () => (await import("./ocr")).imageToText(request));
+    return guarded("imageToText", async () => (await import("./ocr")).imageToText(request, this.env.OCR_MODELS));
   }
 
   async parseResume(request: ResumeRequest): Promise<ResumeOutcome> {

@@ -7,6 +7,7 @@
  */
 import type { FeedFailure } from "~workers/providers/ecb/feed";
 import type { RateStore } from "~workers/providers/ecb/store";
+import type { OcrLanguage } from "./ocr-languages";
 import type { RegistrationRecord } from "./registration-record";
 
 // ---- Mail (Email Exists) ----
@@ -311,8 +312,7 @@ export type HtmlToPdfOutcome =
   { ok: true; pdf: Uint8Array; engine: PdfEngineName; pageCount: number } | DocumentFailure;
 
 /** The OCR languages, by Tesseract's code; each one's trained data ships in an npm package. */
-export const OCR_LANGUAGES = ["eng", "deu", "fra", "spa", "por", "ita"] as const;
-export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
+export { OCR_LANGUAGES, type OcrLanguage } from "./ocr-languages";
 
 export interface OcrRequest {
   /** The image file's bytes as uploaded or fetched (≤ 10 MB); the engine sniffs and decodes them. */

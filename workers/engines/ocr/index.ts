@@ -1,5 +1,6 @@
 /**
- * Image to Text: Tesseract (WebAssembly) over trained data shipped in npm packages.
+ * Image to Text: Tesseract (WebAssembly) over trained data shipped in npm packages (English in
+ * this Worker, the other languages in the OCR_MODELS bucket).
  *
  * The file is sniffed and decoded here rather than in the main Worker, so only its bytes (at
  * most 10 MB) cross the RPC boundary, not up to 48 MB of pixels. Calls are read one at a time
@@ -9,10 +10,27 @@
  * recognition already under way cannot be cut short there: the pixel limits bound it, and the
  * gateway's 25 s limit and the engine Worker's CPU limit end what they do not.
  */
-import type { OcrBox, OcrLine, OcrOutcome, OcrRequest, OcrResult, OcrWord } from "~workers/hosted/capabilities";
+import {
+  documentFailure,
+  type OcrBox,
+  type OcrLine,
+  type OcrOutcome,
+  type OcrRequest,
+  type OcrResult,
+  type OcrWord,
+} from "~workers/hosted/capabilities";
+import { OCR_LANGUAGE_NAMES } from "~workers/hosted/ocr-languages";
 import { decodePage, rotateClockwise, type DecodedPage, type Pixels } from "./image";
 import { serialQueue } from "./serial";
-import { borrowEngine, START_OF_LINE, TESSERACT_VERSION, type OcrEngine, type TextItem } from "./tesseract";
+import {
+  borrowEngine,
+  ModelMissing,
+  START_OF_LINE,
+  TESSERACT_VERSION,
+  type EngineLoan,
+  type OcrEngine,
+  type TextItem,
+} from "./tesseract";
 
 export const OCR_ENGINE_NAME = `tesseract-${TESSERACT_VERSION}`;
 
@@ -29,17 +47,29 @@ const TRUSTED_CONFIDENCE = 0.8;
 /** Decoding and reading, one call at a time per isolate (serial.ts says why). */
 const oneAtATime = serialQueue();
 
-export function imageToText(request: OcrRequest): Promise<OcrOutcome> {
+/** `models`: the OCR_MODELS bucket, holding every language's model but English's. */
+export function imageToText(request: OcrRequest, models: R2Bucket | undefined): Promise<OcrOutcome> {
   // The deadline starts now: time spent waiting behind another call counts, as the caller waits too.
   const deadline = Date.now() + request.timeoutMs;
-  return oneAtATime(() => readPage(request, deadline));
+  return oneAtATime(() => readPage(request, models, deadline));
 }
 
-async function readPage(request: OcrRequest, deadline: number): Promise<OcrOutcome> {
+async function readPage(request: OcrRequest, models: R2Bucket | undefined, deadline: number): Promise<OcrOutcome> {
   const decoded = decodePage(request.image);
   if (!decoded.ok) return decoded;
   const page = decoded.page;
-  const loan = await borrowEngine(request.language);
+  let loan: EngineLoan;
+  try {
+    loan = await borrowEngine(request.language, models);
+  } catch (error) {
+    if (!(error instanceof ModelMissing)) throw error;
+    // A deployment whose bucket was not filled (scripts/ocr-models.ts): say so, never guess with another model.
+    return documentFailure(
+      "engine-unavailable",
+      `The ${OCR_LANGUAGE_NAMES[request.language]} model (${request.language}) is not installed here: its model store, the OCR_MODELS bucket, does not hold it. English is always available.`,
+      { language: request.language },
+    );
+  }
   const { engine } = loan;
   const checkDeadline = () => {
     if (Date.now() >= deadline) throw new DeadlinePassed();

@@ -5,14 +5,15 @@
  * workerd refuses to compile WebAssembly from bytes at run time, so the `.wasm` file is imported
  * as a compiled module and handed to Emscripten's factory through its `instantiateWasm` hook
  * (tesseract-wasm's own `createOCREngine` would fetch it from `import.meta.url`, which workerd
- * does not have). Each language's trained data is a `.bin` data module, imported on first use
- * so an isolate only holds the models it is asked for, and gunzipped once.
+ * does not have). English's trained data is a `.bin` data module of this Worker, the other
+ * languages' are read from the OCR_MODELS bucket; each is loaded on first use, so an isolate
+ * only holds the models it is asked for, and gunzipped once.
  *
  * A model costs 10–30 MB of the instance's memory, which WebAssembly never gives back; two
- * languages at a time keep a mixed workload from reloading on every call without letting six
- * models fill the isolate's 128 MB.
+ * languages at a time keep a mixed workload from reloading on every call without letting a
+ * run of languages fill the isolate's 128 MB.
  */
-import type { OcrLanguage } from "~workers/hosted/capabilities";
+import { ocrModelKey, type OcrLanguage } from "~workers/hosted/ocr-languages";
 import wasm from "./assets/tesseract-core.wasm";
 import { createTesseractModule, layoutFlags, OCREngine as TesseractEngine } from "./assets/tesseract";
 
@@ -56,15 +57,24 @@ export const TESSERACT_VERSION = "5.3.0";
 /** How many languages' engines an isolate keeps. */
 export const KEPT_ENGINES = 2;
 
-// Each import is spelled out so the bundlers see it: a computed specifier would not be bundled.
-const MODELS: Record<OcrLanguage, () => Promise<{ default: ArrayBuffer }>> = {
-  eng: () => import("./assets/eng.traineddata.gz.bin"),
-  deu: () => import("./assets/deu.traineddata.gz.bin"),
-  fra: () => import("./assets/fra.traineddata.gz.bin"),
-  spa: () => import("./assets/spa.traineddata.gz.bin"),
-  por: () => import("./assets/por.traineddata.gz.bin"),
-  ita: () => import("./assets/ita.traineddata.gz.bin"),
-};
+/** A language whose model is neither in the Worker nor in its model store. */
+export class ModelMissing extends Error {
+  constructor(readonly language: OcrLanguage) {
+    super(`no model for ${language}`);
+  }
+}
+
+/**
+ * A model's gzip bytes: English is inside the Worker (the default never waits on storage, and
+ * works without a bucket); the other languages are objects in the OCR_MODELS bucket
+ * (scripts/ocr-models.ts uploads them), since all of them would not fit one Worker.
+ */
+async function modelBytes(language: OcrLanguage, store: R2Bucket | undefined): Promise<ArrayBuffer> {
+  if (language === "eng") return (await import("./assets/eng.traineddata.gz.bin")).default;
+  const object = await store?.get(ocrModelKey(language));
+  if (!object) throw new ModelMissing(language);
+  return object.arrayBuffer();
+}
 
 interface Entry {
   language: OcrLanguage;
@@ -100,8 +110,8 @@ async function gunzip(bytes: ArrayBuffer): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-async function createEngine(language: OcrLanguage): Promise<OcrEngine> {
-  const [lib, model] = await Promise.all([loadLibrary(), MODELS[language]().then((module) => gunzip(module.default))]);
+async function createEngine(language: OcrLanguage, store: R2Bucket | undefined): Promise<OcrEngine> {
+  const [lib, model] = await Promise.all([loadLibrary(), modelBytes(language, store).then(gunzip)]);
   const engine: OcrEngine = new TesseractEngine(lib);
   engine.loadModel(model);
   return engine;
@@ -124,12 +134,12 @@ export interface EngineLoan {
  * happens before the first `await`, so a concurrent call evicting this language cannot
  * destroy the engine between its loading and its use.
  */
-export async function borrowEngine(language: OcrLanguage): Promise<EngineLoan> {
+export async function borrowEngine(language: OcrLanguage, store: R2Bucket | undefined): Promise<EngineLoan> {
   let entry = entries.get(language);
   if (entry) {
     entries.delete(language);
   } else {
-    entry = { language, engine: createEngine(language), users: 0, evicted: false };
+    entry = { language, engine: createEngine(language, store), users: 0, evicted: false };
   }
   entries.set(language, entry);
   entry.users += 1;

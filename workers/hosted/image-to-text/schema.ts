@@ -6,56 +6,32 @@
  * written for OCR.space must read the answer anew.
  */
 import { z } from "zod";
-import { OCR_LANGUAGES, type OcrLanguage } from "~workers/hosted/capabilities";
+import {
+  OCR_LANGUAGE_ALIASES,
+  OCR_LANGUAGE_NAMES,
+  OCR_LANGUAGES,
+  type OcrLanguage,
+} from "~workers/hosted/ocr-languages";
 import { ImageDataUrlSchema, ImageFileSchema, ImageUrlSchema } from "../_image/input";
 import { MAX_IMAGE_BYTES } from "../_image/limits";
 
 const MAX_MB = MAX_IMAGE_BYTES / (1024 * 1024);
 
-/**
- * Every name a language is accepted by: Tesseract's (ISO 639-2/T), OCR.space's where it
- * differs (`ger`, `fre`: ISO 639-2/B), and ISO 639-1, as most other APIs name languages.
- */
-export const LANGUAGE_ALIASES = {
-  eng: "eng",
-  en: "eng",
-  deu: "deu",
-  ger: "deu",
-  de: "deu",
-  fra: "fra",
-  fre: "fra",
-  fr: "fra",
-  spa: "spa",
-  es: "spa",
-  por: "por",
-  pt: "por",
-  ita: "ita",
-  it: "ita",
-} as const satisfies Record<string, OcrLanguage>;
+export const LANGUAGES_TEXT = OCR_LANGUAGES.map((code) => `\`${code}\` ${OCR_LANGUAGE_NAMES[code]}`).join(", ");
 
-type LanguageAlias = keyof typeof LANGUAGE_ALIASES;
-
-const LANGUAGE_NAMES: Record<OcrLanguage, string> = {
-  eng: "English",
-  deu: "German",
-  fra: "French",
-  spa: "Spanish",
-  por: "Portuguese",
-  ita: "Italian",
-};
-
-export const LANGUAGES_TEXT = OCR_LANGUAGES.map((code) => `\`${code}\` ${LANGUAGE_NAMES[code]}`).join(", ");
+const LANGUAGE_NAMES_ACCEPTED = [...OCR_LANGUAGE_ALIASES.keys()] as [string, ...string[]];
 
 const LanguageSchema = z
   .preprocess(
     (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
-    z.enum(Object.keys(LANGUAGE_ALIASES) as [LanguageAlias, ...LanguageAlias[]], {
-      message: `a language this API reads: ${OCR_LANGUAGES.join(", ")} (or OCR.space's ger, fre, or ISO 639-1 en, de, fr, es, pt, it)`,
+    z.enum(LANGUAGE_NAMES_ACCEPTED, {
+      message:
+        "a language this API reads, by Tesseract's code (eng, deu, chi_sim, …), OCR.space's (ger, chs, …) or ISO 639-1 (en, de, …); the docs list them all",
     }),
   )
-  .transform((code): OcrLanguage => LANGUAGE_ALIASES[code])
+  .transform((name): OcrLanguage => OCR_LANGUAGE_ALIASES.get(name)!)
   .describe(
-    `The text's language, which picks Tesseract's trained model: ${LANGUAGES_TEXT}. OCR.space's codes (\`ger\`, \`fre\`) and ISO 639-1 codes (\`en\`, \`de\`, \`fr\`, \`es\`, \`pt\`, \`it\`) are accepted too; case is ignored. Default \`eng\`.`,
+    `The text's language, which picks Tesseract's trained model: ${LANGUAGES_TEXT}. OCR.space's codes (\`ger\`, \`fre\`, \`chs\`, \`cht\`, \`cze\`, \`dut\`, \`gre\`, \`vnm\`) and ISO 639-1 codes (\`en\`, \`de\`, \`ja\`, …) are accepted too; case is ignored. Default \`eng\`.`,
   );
 
 /** JSON sends booleans; a multipart form and OCR.space's clients send "true"/"false". */
@@ -127,7 +103,7 @@ const LineSchema = z.object({
 export const ImageToTextOutputSchema = z.object({
   text: z.string().describe("The page's text, lines separated by `\\n` (OCR.space's ParsedText)."),
   confidence: Confidence.describe("The mean of the words' confidences, 0–100; 0 when no text was found."),
-  language: z.enum(OCR_LANGUAGES).describe("The model that read the image."),
+  language: z.enum(OCR_LANGUAGES as [OcrLanguage, ...OcrLanguage[]]).describe("The model that read the image."),
   orientation: z
     .union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)])
     .describe(
