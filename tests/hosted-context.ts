@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { readConfig } from "~workers/config";
 import { createOperationContext } from "~workers/gateway/operation-context";
+import type { MediaEngines } from "~workers/hosted/capabilities";
 import type { CallerAccount, HandlerResult, OperationContext } from "~workers/hosted/definition";
 import type { PlanId } from "~workers/platform/plans";
 import type { FakeRoutes } from "./fakes/network";
@@ -24,6 +25,8 @@ export function createTestContext(
     signal?: AbortSignal;
     /** PUBLIC_HOSTS as the configuration parses it; the local wrangler.toml's unless given. */
     publicHosts?: readonly string[];
+    /** Text to Audio, Audio to Text and Remove Background's engines; the test environment's unless given. */
+    media?: MediaEngines;
   } = {},
 ): OperationContext & { pending: Promise<unknown>[] } {
   const pending: Promise<unknown>[] = [];
@@ -37,7 +40,7 @@ export function createTestContext(
       keyId: "key_test",
       planId: options.planId ?? "premium",
     },
-    services: testHostedServices({ dns: options.dns, routes: options.routes }),
+    services: testHostedServices({ dns: options.dns, routes: options.routes, media: options.media }),
     publicHosts: options.publicHosts ?? readConfig(env).PUBLIC_HOSTS,
     signal: options.signal ?? new AbortController().signal,
     waitUntil: (promise) => pending.push(promise),

@@ -11,6 +11,7 @@ import type { Refund, Standing, TakeResult } from "~workers/gateway/meter";
 import type { GatewayNotices } from "~workers/gateway/meter-notices";
 import { hmacUrlSigner } from "~workers/gateway/signed-url";
 import {
+  mediaEnginesFor,
   rpcDocumentEngines,
   type AccountMeter,
   type HostedServices,
@@ -18,6 +19,7 @@ import {
   type UsageSink,
 } from "~workers/gateway/services";
 import type { CallRecord } from "~workers/gateway/usage-recorder";
+import type { MediaEngines } from "~workers/hosted/capabilities";
 import { d1Cities } from "~workers/hosted/location/cities";
 import { createFakeDohFetch, FAKE_DOH_ENDPOINT } from "~workers/providers/dns/fake";
 import { createMailResolver } from "~workers/providers/dns/mail";
@@ -93,7 +95,7 @@ export function memoryUsage(): UsageSink & { calls: CallRecord[] } {
 
 /** What handlers use: the fake network (nothing answers unless listed) and the test's D1. */
 export function testHostedServices(
-  options: { dns?: Record<string, string[]>; routes?: FakeRoutes } = {},
+  options: { dns?: Record<string, string[]>; routes?: FakeRoutes; media?: MediaEngines } = {},
 ): HostedServices {
   return {
     dns: fakeResolver(options.dns ?? {}),
@@ -114,6 +116,9 @@ export function testHostedServices(
     social: socialMediaFor(readConfig(env), env.CACHE),
     // The engine Worker itself, run by the tests as a second Worker (tests/setup/engine-worker.ts).
     documents: rpcDocumentEngines(env.ENGINES),
+    // The engine Worker's embedded media engines (no AI or IMAGES binding in tests); a test of
+    // the Workers AI or Images path passes its fake binding through `media`.
+    media: options.media ?? mediaEnginesFor(env),
   };
 }
 

@@ -47,6 +47,7 @@ export function createOperationContext(options: OperationContextOptions): Operat
     rates: services.rates,
     social: services.social,
     documents: services.documents,
+    media: services.media,
     signUrl: async ({ path, params, expiresInSeconds }) => {
       const origin = options.origin ?? new URL(options.request.url).origin;
       const expiresAt = Math.floor(Date.now() / 1000) + expiresInSeconds;

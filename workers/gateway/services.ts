@@ -24,6 +24,7 @@ import type {
   DomainRegistry,
   ExchangeRates,
   MailResolver,
+  MediaEngines,
   SocialMedia,
 } from "~workers/hosted/capabilities";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
@@ -83,6 +84,8 @@ export interface HostedServices {
    * binding's RPC; absent where the binding is, and those APIs answer 503 engine-unavailable.
    */
   documents?: DocumentEngines;
+  /** Text to Audio, Audio to Text and Remove Background's engines (`mediaEnginesFor`). */
+  media: MediaEngines;
 }
 
 export interface Services extends HostedServices {
@@ -117,7 +120,25 @@ export function createServices(
     registry: domainRegistryFor(config.RDAP_PROVIDER, env.CACHE, dns),
     social: socialMediaFor(config, env.CACHE),
     documents: env.ENGINES && rpcDocumentEngines(env.ENGINES),
+    media: mediaEnginesFor(env),
   };
+}
+
+/** Bindings the media engines use in production only (no local simulation without an account). */
+export interface MediaBindings {
+  /** Workers AI: Aura and MeloTTS (speech), Whisper (transcription). */
+  AI?: Ai;
+  /** Cloudflare Images: foreground segmentation. */
+  IMAGES?: ImagesBinding;
+}
+
+/**
+ * The media engines this environment has: Cloudflare's models where their bindings exist
+ * (production), else the engine Worker's embedded engines where they exist, else none, and
+ * the API answers 503 engine-unavailable naming the binding it needs.
+ */
+export function mediaEnginesFor(env: Env & MediaBindings): MediaEngines {
+  return {};
 }
 
 /**

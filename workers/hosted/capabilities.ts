@@ -426,3 +426,137 @@ export interface DocumentEngines {
   /** Which PDF engines this environment has, best first (the docs page and `engine: auto`). */
   pdfEngines(): Promise<PdfEngineName[]>;
 }
+
+// ---- Media (Text to Audio, Audio to Text, Remove Background) ----
+//
+// Each runs in production on Cloudflare's own models (Workers AI on the AI binding, Cloudflare
+// Images on IMAGES) and, where an engine exists that runs offline inside a Worker, on that
+// engine in the engine Worker. The gateway's services pick one per environment
+// (workers/gateway/services.ts); with neither, the capability is absent and the API answers
+// 503 engine-unavailable naming the binding it needs. Failures are `DocumentFailure` values,
+// as the document engines' are. Every engine names itself in `engine` (the `X-Engine` header).
+
+/** Text to Audio's output formats (OpenAI's `response_format` names). */
+export const SPEECH_FORMATS = ["mp3", "wav", "opus", "flac", "pcm"] as const;
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
+export interface Voice {
+  /** What `voice` takes. */
+  id: string;
+  name: string;
+  /** BCP 47 (`en-US`, `fr`, …). */
+  language: string;
+  gender: "female" | "male" | null;
+}
+
+export interface SpeechRequest {
+  /** Trimmed, 1–4096 characters. */
+  text: string;
+  /** A voice id of this engine's `voices()`; absent: the engine's default for `language`. */
+  voice?: string;
+  /** BCP 47; picks the voice when `voice` is absent. */
+  language?: string;
+  /** One of this engine's `formats`. */
+  format: SpeechFormat;
+  /** 0.25–4; 1 is the voice's own pace. */
+  speed: number;
+  timeoutMs: number;
+}
+
+export type SpeechOutcome =
+  | { ok: true; audio: Uint8Array; format: SpeechFormat; contentType: string; voice: string; engine: string }
+  | DocumentFailure;
+
+export interface SpeechSynthesizer {
+  /** The `X-Engine` value. */
+  engine: string;
+  /** The formats this engine can answer; another is `invalid-input` at `response_format`. */
+  formats: readonly SpeechFormat[];
+  voices(): Promise<Voice[]>;
+  synthesize(request: SpeechRequest): Promise<SpeechOutcome>;
+}
+
+/** Audio to Text's input containers, sniffed from the bytes. */
+export const AUDIO_CONTAINERS = ["wav", "mp3", "m4a", "webm", "ogg", "flac"] as const;
+export type AudioContainer = (typeof AUDIO_CONTAINERS)[number];
+
+export interface TranscriptionRequest {
+  /** ≤ 25 MB, already sniffed as `container`. */
+  audio: Uint8Array;
+  container: AudioContainer;
+  /** ISO 639-1; absent: detected. */
+  language?: string;
+  /** Text that came before, or spellings to prefer (OpenAI's `prompt`). */
+  prompt?: string;
+  timeoutMs: number;
+}
+
+export interface TranscriptWord {
+  word: string;
+  /** Seconds from the start of the audio. */
+  start: number;
+  end: number;
+}
+
+export interface TranscriptSegment {
+  id: number;
+  start: number;
+  end: number;
+  text: string;
+  words: TranscriptWord[];
+  /** Whisper's own measures, where the engine gives them. */
+  avgLogprob: number | null;
+  compressionRatio: number | null;
+  noSpeechProb: number | null;
+  temperature: number | null;
+}
+
+export interface Transcript {
+  text: string;
+  /** ISO 639-1, as given or detected. */
+  language: string;
+  /** Seconds. */
+  duration: number;
+  segments: TranscriptSegment[];
+}
+
+export type TranscriptionOutcome = { ok: true; transcript: Transcript; engine: string } | DocumentFailure;
+
+export interface SpeechRecognizer {
+  engine: string;
+  transcribe(request: TranscriptionRequest): Promise<TranscriptionOutcome>;
+}
+
+/** Remove Background's output formats (remove.bg's names; `jpg` needs a background colour). */
+export const CUTOUT_FORMATS = ["png", "webp", "jpg"] as const;
+export type CutoutFormat = (typeof CUTOUT_FORMATS)[number];
+
+export interface CutoutRequest {
+  /** The image file's bytes as uploaded or fetched (≤ 10 MB); the engine sniffs and decodes them. */
+  image: Uint8Array;
+  format: CutoutFormat;
+  /** Fills the removed background; absent: transparent. 0–255 each. */
+  background?: { r: number; g: number; b: number; a: number };
+  /** `preview`: at most 0.25 megapixels; `full`: the image's own size (within the engine's limits). */
+  size: "preview" | "full";
+  /** Crop to the subject's bounding box. */
+  crop: boolean;
+  /** `alpha`: the mask alone, as a greyscale image. */
+  channels: "rgba" | "alpha";
+  timeoutMs: number;
+}
+
+export type CutoutOutcome =
+  { ok: true; image: Uint8Array; contentType: string; width: number; height: number; engine: string } | DocumentFailure;
+
+export interface ForegroundSegmenter {
+  engine: string;
+  cutOut(request: CutoutRequest): Promise<CutoutOutcome>;
+}
+
+/** What the media APIs reach through their OperationContext; each absent where no engine is. */
+export interface MediaEngines {
+  speech?: SpeechSynthesizer;
+  transcription?: SpeechRecognizer;
+  foreground?: ForegroundSegmenter;
+}

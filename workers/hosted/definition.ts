@@ -11,6 +11,7 @@ import type { PlanId } from "~workers/platform/plans";
 import type { ProblemType } from "~workers/http/problem";
 import type {
   DocumentEngines,
+  MediaEngines,
   DomainRegistry,
   ExchangeRates,
   MailResolver,
@@ -80,6 +81,11 @@ export interface OperationContext {
    * absent where its binding is, and the handler answers engine-unavailable.
    */
   documents?: DocumentEngines;
+  /**
+   * Text to Audio, Audio to Text and Remove Background's engines: Workers AI and Cloudflare
+   * Images where bound, else the engine Worker's embedded ones; each absent where neither is.
+   */
+  media: MediaEngines;
   /**
    * A URL making one GET of `path` (an operation with `acceptsSignedUrl`) with `params`, on the
    * caller's own key, for `expiresInSeconds` (decision 043). Whoever holds the URL can make
