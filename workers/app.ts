@@ -113,8 +113,19 @@ root.onError((error) => {
   throw error;
 });
 
+/**
+ * Development builds with BENCH_ROUTES on: D1 counted for `npm run bench`, and its totals at
+ * `/__bench/d1` (gateway/bench-d1-counter.ts). Production builds hold only `root.fetch`.
+ */
+async function benchCountingFetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  if ((env.BENCH_ROUTES as string | undefined) !== "on") return root.fetch(request, env, ctx);
+  const counter = await import("./gateway/bench-d1-counter");
+  if (new URL(request.url).pathname === "/__bench/d1") return Response.json(counter.d1Counts);
+  return root.fetch(request, counter.countedEnv(env), ctx);
+}
+
 export default {
-  fetch: root.fetch,
+  fetch: __DEV_FAKES__ ? benchCountingFetch : root.fetch,
 
   // Daily housekeeping (the cron in wrangler.toml): expired sessions, spent throttle windows and
   // hourly usage rollups past the benchmarking page's week.
