@@ -1,47 +1,119 @@
 /**
- * Admin: AI prompt-to-image (docs/product.md#prompt-to-image): a prompt, 'Anime' or 'AI Human', and the
- * plans' limits.
+ * Admin: AI prompt-to-image (docs/product.md#prompt-to-image, decision 063): a prompt, 'Anime' or
+ * 'AI Human', the picture made with a download link, the admin's earlier pictures, and the
+ * plans' limits. Where the environment has no image engine (no `AI` binding: local development)
+ * the loader brings the server's own sentence saying so, and the buttons are off with that
+ * sentence as their description, before anyone clicks.
  */
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
-import { apiRequest, serverMessage } from "~/lib/api-client";
+import { ApiError, apiRequest, serverMessage } from "~/lib/api-client";
 import { titled } from "~/lib/page-meta";
-import { requireAdmin } from "~/lib/session.server";
-import { AI_IMAGE_LIMITS } from "~workers/platform/ai-images";
+import { requireAdmin, serverContext } from "~/lib/session.server";
+import {
+  AI_IMAGE_LIMITS,
+  AI_IMAGE_STYLES,
+  aiImageEngineFor,
+  aiImageUsage,
+  linkAiImage,
+  listAiImages,
+  PROMPT_MAX_CHARS,
+  type AiImageBindings,
+  type AiImageStyle,
+  type LinkedAiImage,
+} from "~workers/platform/ai-images";
 import type { Route } from "./+types/route";
 
 export const meta = () => [{ title: titled("AI prompt to image") }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Checked here as well as in the admin layout: a single-fetch request can run this loader alone.
-  await requireAdmin(request, context);
-  return { limits: AI_IMAGE_LIMITS };
+  const { user } = await requireAdmin(request, context);
+  const env = serverContext(context).env as Env & AiImageBindings;
+  const engine = aiImageEngineFor(env);
+  const [usage, history] = await Promise.all([
+    aiImageUsage(env.DB, user.id, user),
+    env.AI_IMAGES ? listAiImages(env.AI_IMAGES, user.id) : { images: [], cursor: null },
+  ]);
+  return {
+    limits: AI_IMAGE_LIMITS,
+    styles: (Object.keys(AI_IMAGE_STYLES) as AiImageStyle[]).map((type) => ({
+      type,
+      label: AI_IMAGE_STYLES[type].label,
+    })),
+    engine: engine.available ? { available: true as const } : { available: false as const, message: engine.message },
+    usage,
+    images: history.images.map(linkAiImage),
+    cursor: history.cursor,
+    promptMaxChars: PROMPT_MAX_CHARS,
+  };
 }
 
 const PLAN_NOTES = { free: "Standard queue", standard: "Priority over Free", premium: "Highest priority" } as const;
 
+// One rendering on the server and in the browser, whatever the browser's zone.
+const WHEN = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+type Generated = LinkedAiImage & { image: string };
+
 export default function PromptToImage({ loaderData }: Route.ComponentProps) {
+  const { engine, usage, styles } = loaderData;
+  const styleLabel = Object.fromEntries(styles.map((style) => [style.type, style.label])) as Record<
+    AiImageStyle,
+    string
+  >;
+  const revalidator = useRevalidator();
   const [prompt, setPrompt] = useState("");
   const [busy, setBusy] = useState(false);
-  const [image, setImage] = useState<string | null>(null);
+  const [promptError, setPromptError] = useState<string | null>(null);
+  const [generated, setGenerated] = useState<Generated | null>(null);
+  const [older, setOlder] = useState<{ images: LinkedAiImage[]; cursor: string | null }>({ images: [], cursor: null });
+  const cursor = older.images.length > 0 ? older.cursor : loaderData.cursor;
 
-  const generate = async (type: "anime" | "human", event?: FormEvent) => {
+  const generate = async (type: AiImageStyle, event?: FormEvent) => {
     event?.preventDefault();
     setBusy(true);
+    setPromptError(null);
     try {
-      const answer = await apiRequest<{ message: string; image: string }>("/ai/prompt-to-image", {
+      const answer = await apiRequest<Generated & { message: string }>("/ai/prompt-to-image", {
         method: "POST",
         options: { input_prompts: prompt, type },
         loader: true,
       });
-      if (answer) setImage(answer.image);
+      if (answer) {
+        setGenerated(answer);
+        // The new picture heads the list, and today's count moves.
+        void revalidator.revalidate();
+      }
     } catch (error) {
-      window.alert(`Error: ${serverMessage(error) ?? "the image could not be generated"}`);
+      const fieldError =
+        error instanceof ApiError && error.status === 422
+          ? (error.body as { errors?: Record<string, string> } | undefined)?.errors?.input_prompts
+          : undefined;
+      if (fieldError) setPromptError(fieldError);
+      window.alert(`Error: ${serverMessage(error) ?? fieldError ?? "the image could not be generated"}`);
     } finally {
       setBusy(false);
     }
   };
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    try {
+      const page = await apiRequest<{ images: LinkedAiImage[]; cursor: string | null }>("/ai/images", {
+        options: { cursor },
+      });
+      if (page) setOlder((shown) => ({ images: [...shown.images, ...page.images], cursor: page.cursor }));
+    } catch (error) {
+      window.alert(`Error: ${serverMessage(error) ?? "the older images could not be listed"}`);
+    }
+  };
+
+  const images = [...loaderData.images, ...older.images];
+  const describedBy = [promptError ? "prompt-error" : null, engine.available ? null : "engine-status"]
+    .filter(Boolean)
+    .join(" ");
 
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
@@ -49,6 +121,19 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
         <h1 id="prompt-heading" className="text-2xl font-bold">
           AI prompt to image
         </h1>
+        {!engine.available && (
+          <p
+            id="engine-status"
+            role="status"
+            className="mt-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          >
+            {engine.message} The Anime and AI Human buttons are off until it has one.
+          </p>
+        )}
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-400" data-testid="ai-image-usage">
+          <span className="capitalize">{usage.planId}</span> plan: {usage.today} of {usage.perDay} today,{" "}
+          {usage.thisMonth} of {usage.perMonth} this month.
+        </p>
         <label htmlFor="prompt" className="mt-4 block text-sm font-medium">
           Prompt
         </label>
@@ -56,19 +141,84 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
           id="prompt"
           rows={4}
           value={prompt}
+          maxLength={loaderData.promptMaxChars}
           onChange={(event) => setPrompt(event.target.value)}
           placeholder="A lighthouse on a cliff at dusk"
-          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+          aria-invalid={promptError ? true : undefined}
+          aria-describedby={promptError ? "prompt-error" : undefined}
+          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900"
         />
+        {promptError && (
+          <p id="prompt-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
+            {promptError}
+          </p>
+        )}
         <div className="mt-3 flex gap-2">
-          <button type="button" disabled={busy} onClick={() => generate("anime")} className={PRIMARY_BUTTON}>
-            Anime
-          </button>
-          <button type="button" disabled={busy} onClick={() => generate("human")} className={SECONDARY_BUTTON}>
-            AI Human
-          </button>
+          {styles.map((style, index) => (
+            <button
+              key={style.type}
+              type="button"
+              disabled={busy || !engine.available}
+              aria-describedby={describedBy || undefined}
+              onClick={() => generate(style.type)}
+              className={index === 0 ? PRIMARY_BUTTON : SECONDARY_BUTTON}
+            >
+              {style.label}
+            </button>
+          ))}
         </div>
-        {image && <img src={image} alt={`Generated from: ${prompt}`} className="mt-6 max-w-full rounded-xl" />}
+        {generated && (
+          <figure className="mt-6">
+            <img src={generated.image} alt={`Generated from: ${generated.prompt}`} className="max-w-full rounded-xl" />
+            <figcaption className="mt-2 flex items-center gap-3 text-sm">
+              <a href={generated.downloadUrl} download={generated.filename} className={PRIMARY_BUTTON}>
+                Download
+              </a>
+              <span className="text-slate-500">{generated.filename}</span>
+            </figcaption>
+          </figure>
+        )}
+
+        <section aria-labelledby="history-heading" className="mt-10">
+          <h2 id="history-heading" className="text-lg font-semibold">
+            Your images
+          </h2>
+          {images.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">No images yet.</p>
+          ) : (
+            <ul aria-label="Your images" className="mt-3 grid gap-4 sm:grid-cols-2">
+              {images.map((image) => (
+                <li key={image.id} className="rounded-xl border border-slate-200 p-3 dark:border-slate-800">
+                  <img
+                    src={image.url}
+                    alt={image.prompt}
+                    loading="lazy"
+                    width={512}
+                    height={512}
+                    className="aspect-square w-full rounded-lg object-cover"
+                  />
+                  <p className="mt-2 text-sm">{image.prompt}</p>
+                  <p className="mt-1 text-xs text-slate-500">
+                    {styleLabel[image.style]} ·{" "}
+                    <time dateTime={new Date(image.createdAt).toISOString()}>{WHEN.format(image.createdAt)} UTC</time>
+                  </p>
+                  <a
+                    href={image.downloadUrl}
+                    download={image.filename}
+                    className="mt-2 inline-block text-sm font-medium text-brand-700 underline dark:text-brand-500"
+                  >
+                    Download<span className="sr-only"> {image.filename}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          {cursor && (
+            <button type="button" onClick={loadMore} className={`${SECONDARY_BUTTON} mt-4`}>
+              Show older images
+            </button>
+          )}
+        </section>
       </section>
       <aside aria-labelledby="plans-heading" className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
         <h2 id="plans-heading" className="text-lg font-semibold">
