@@ -77,6 +77,9 @@ const BaseSchema = z
     ECB_PROVIDER: z.enum(["fake", "ecb"]).default("fake"),
     ECB_BASE_URL: z.url().default("https://www.ecb.europa.eu/stats/eurofxref"),
     BENCH_ROUTES: z.enum(["on", "off"]).default("off"),
+    // How long the gateway gathers usage rollups before one D1 batch (usage-recorder.ts): at
+    // most 25, inside the 30 s a Worker may work after its response.
+    USAGE_FLUSH_SECONDS: z.coerce.number().int().min(1).max(25).default(1),
     PUBLIC_HOSTS: hostList,
     // The WHOIS Lookup's registries: the recorded fakes (workers/providers/rdap/fake.ts) or the real ones.
     RDAP_PROVIDER: z.enum(["fake", "live"]).default("fake"),

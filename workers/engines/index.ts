@@ -11,6 +11,9 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
+  CutoutEngines,
+  CutoutOutcome,
+  CutoutRequest,
   DocumentEngines,
   DocumentFailure,
   HtmlToPdfOutcome,
@@ -24,7 +27,7 @@ import type {
 } from "~workers/hosted/capabilities";
 import { readEnginesConfig, type EnginesEnv } from "./config";
 
-export default class Engines extends WorkerEntrypoint<EnginesEnv> implements DocumentEngines {
+export default class Engines extends WorkerEntrypoint<EnginesEnv> implements DocumentEngines, CutoutEngines {
   /** Nothing is served over HTTP: the Worker has no route in production and answers only RPC. */
   override async fetch(): Promise<Response> {
     return new Response("The engine Worker answers its service binding's RPC only.\n", { status: 404 });
@@ -48,6 +51,16 @@ export default class Engines extends WorkerEntrypoint<EnginesEnv> implements Doc
 
   async parseResume(request: ResumeRequest): Promise<ResumeOutcome> {
     return guarded("parseResume", async () => (await import("./resume")).parseResume(request));
+  }
+
+  /** Remove Background's classic engine (decision 062). */
+  async cutOut(request: CutoutRequest): Promise<CutoutOutcome> {
+    return guarded("cutOut", async () => (await import("./cutout")).cutOutClassic(request));
+  }
+
+  /** Remove Background: size, crop, channels, background and format for Cloudflare Images' cut. */
+  async finishCutout(request: Parameters<CutoutEngines["finishCutout"]>[0]): Promise<CutoutOutcome> {
+    return guarded("finishCutout", async () => (await import("./cutout")).finishSegmented(request));
   }
 }
 

@@ -28,12 +28,15 @@ import type {
   SocialMedia,
 } from "~workers/hosted/capabilities";
 import { d1Cities, type CityStore } from "~workers/hosted/location/cities";
+import { foregroundSegmenterFor } from "~workers/hosted/removebg/segmenters";
 import { mailResolverFor } from "~workers/providers/dns";
 import { ecbFeedFor } from "~workers/providers/ecb";
 import { ecbExchangeRates } from "~workers/providers/ecb/exchange-rates";
 import { d1ShortLinks, type ShortLinkStore } from "~workers/hosted/urlshortener/links";
 import { domainRegistryFor } from "~workers/providers/rdap";
 import { socialMediaFor, type SocialConfig } from "~workers/providers/social";
+import { speechEngineFor } from "~workers/hosted/text-to-speech/engine";
+import { transcriptionEngineFor } from "~workers/providers/workers-ai/transcription";
 import { hmacTunnelTokens, type TunnelTokens } from "./tunnel";
 import { apiKeyStore, type KeyStore } from "./api-key-auth";
 import type { CallerRecord, MeterPolicy, Refund, Standing, TakeResult } from "./meter";
@@ -99,7 +102,13 @@ export function createServices(
   env: Env,
   config: Pick<
     Config,
-    "DNS_RESOLVER_URL" | "SESSION_SECRET" | "ECB_PROVIDER" | "ECB_BASE_URL" | "RDAP_PROVIDER" | "MX_PROVIDER"
+    | "DNS_RESOLVER_URL"
+    | "SESSION_SECRET"
+    | "ECB_PROVIDER"
+    | "ECB_BASE_URL"
+    | "RDAP_PROVIDER"
+    | "MX_PROVIDER"
+    | "USAGE_FLUSH_SECONDS"
   > &
     SocialConfig,
   waitUntil: (promise: Promise<unknown>) => void,
@@ -108,7 +117,7 @@ export function createServices(
   return {
     keys: apiKeyStore(env.DB, env.CACHE),
     meters: { of: (userId) => rpcMeter(meterFor(env, userId)) },
-    usage: { record: (call) => recordCall(env.DB, waitUntil, call) },
+    usage: { record: (call) => recordCall(env.DB, waitUntil, call, config.USAGE_FLUSH_SECONDS * 1000) },
     dns,
     upstream: fetch,
     shortLinks: d1ShortLinks(env.DB),
@@ -138,7 +147,11 @@ export interface MediaBindings {
  * the API answers 503 engine-unavailable naming the binding it needs.
  */
 export function mediaEnginesFor(env: Env & MediaBindings): MediaEngines {
-  return {};
+  return {
+    speech: speechEngineFor(env),
+    foreground: foregroundSegmenterFor(env),
+    transcription: transcriptionEngineFor(env),
+  };
 }
 
 /**

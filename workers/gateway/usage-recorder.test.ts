@@ -30,3 +30,47 @@ describe("usage recorder: a call's weight (decision 048)", () => {
     expect(daily).toEqual({ calls: 4, errors: 2, total_latency_ms: 90, max_latency_ms: 30 });
   });
 });
+
+describe("usage recorder: D1 writes per flush", () => {
+  const ignore = (promise: Promise<unknown>) => void promise.catch(() => undefined);
+  const lastUsedOf = (keyId: string) =>
+    env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(keyId).first<number>("last_used_at");
+
+  it("writes a key's last use once a minute, whatever the flushes in between", async () => {
+    const account = await createAccountWithKey(env.DB);
+    const call = { userId: account.userId, keyId: account.keyId, apiSlug: "lastused", latencyMs: 5, success: true };
+    const first = Date.now();
+    recordCall(env.DB, ignore, { ...call, at: first });
+    await flushUsage(env.DB);
+    expect(await lastUsedOf(account.keyId)).toBe(first);
+    recordCall(env.DB, ignore, { ...call, at: first + 5_000 });
+    await flushUsage(env.DB);
+    // The day's rollup has both calls; the key's last use waits for its minute.
+    expect(await lastUsedOf(account.keyId)).toBe(first);
+    const daily = await env.DB.prepare("SELECT calls FROM usage_daily WHERE key_id = ? AND api_slug = 'lastused'")
+      .bind(account.keyId)
+      .first<number>("calls");
+    expect(daily).toBe(2);
+  });
+
+  it("flushes after the window it is given, not before", async () => {
+    const account = await createAccountWithKey(env.DB);
+    const slug = `windowed-${crypto.randomUUID().slice(0, 8)}`;
+    let timedFlush: Promise<unknown> | undefined;
+    const started = Date.now();
+    recordCall(
+      env.DB,
+      (promise) => (timedFlush = promise),
+      { userId: account.userId, keyId: account.keyId, apiSlug: slug, latencyMs: 5, success: true, at: started },
+      300,
+    );
+    const calls = () =>
+      env.DB.prepare("SELECT calls FROM usage_daily WHERE key_id = ? AND api_slug = ?")
+        .bind(account.keyId, slug)
+        .first<number>("calls");
+    expect(await calls()).toBeNull();
+    await timedFlush;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(await calls()).toBe(1);
+  });
+});

@@ -537,8 +537,11 @@ export interface CutoutRequest {
   format: CutoutFormat;
   /** Fills the removed background; absent: transparent. 0–255 each. */
   background?: { r: number; g: number; b: number; a: number };
-  /** `preview`: at most 0.25 megapixels; `full`: the image's own size (within the engine's limits). */
-  size: "preview" | "full";
+  /**
+   * `preview`: at most 0.25 megapixels; `medium`: 1.5; `full`: the image's own size up to the
+   * engine's largest (`CUTOUT_MAX_PIXELS`). Larger images are scaled down, as remove.bg does.
+   */
+  size: CutoutSize;
   /** Crop to the subject's bounding box. */
   crop: boolean;
   /** `alpha`: the mask alone, as a greyscale image. */
@@ -546,12 +549,46 @@ export interface CutoutRequest {
   timeoutMs: number;
 }
 
+export const CUTOUT_SIZES = ["preview", "medium", "full"] as const;
+export type CutoutSize = (typeof CUTOUT_SIZES)[number];
+
+/** Each size's pixel bound; `full` is bounded by what the engines hold in memory (decision 062). */
+export const CUTOUT_MAX_PIXELS: Record<CutoutSize, number> = { preview: 250_000, medium: 1_500_000, full: 3_000_000 };
+
+/** The subject's box in the answer's pixels (remove.bg's `X-Foreground-*`). */
+export interface CutoutBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 export type CutoutOutcome =
-  { ok: true; image: Uint8Array; contentType: string; width: number; height: number; engine: string } | DocumentFailure;
+  | {
+      ok: true;
+      image: Uint8Array;
+      contentType: string;
+      width: number;
+      height: number;
+      /** Where the subject is in the answer (all of it after `crop`). */
+      foreground: CutoutBox;
+      engine: string;
+    }
+  | DocumentFailure;
 
 export interface ForegroundSegmenter {
   engine: string;
   cutOut(request: CutoutRequest): Promise<CutoutOutcome>;
+}
+
+/**
+ * The engine Worker's cut-out methods (workers/engines/cutout): the classic engine whole, and
+ * the finishing of an image another engine segmented (Cloudflare Images' RGBA PNG, its alpha
+ * the mask): size, crop, channels, background and format, the same code for both engines.
+ */
+export interface CutoutEngines {
+  cutOut(request: CutoutRequest): Promise<CutoutOutcome>;
+  finishCutout(request: Omit<CutoutRequest, "image"> & { segmented: Uint8Array; engine: string }): Promise<CutoutOutcome>;
 }
 
 /** What the media APIs reach through their OperationContext; each absent where no engine is. */
