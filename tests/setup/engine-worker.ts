@@ -10,6 +10,7 @@
  */
 import type { Plugin } from "esbuild";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
 import type { cloudflareTest } from "@cloudflare/vitest-plugin";
@@ -28,7 +29,11 @@ function binaryModules(copied: Map<string, "CompiledWasm" | "Data">): Plugin {
     name: "portico-binary-modules",
     setup(builder) {
       builder.onResolve({ filter: /\.(wasm|bin)(\?module)?$/ }, (args) => {
-        const source = path.resolve(args.resolveDir, args.path.replace(/\?module$/, ""));
+        const specifier = args.path.replace(/\?module$/, "");
+        // A package's file (`@jsquash/webp/codec/enc/webp_enc_simd.wasm`) is found as Node finds it.
+        const source = /^\.{0,2}\//.test(specifier)
+          ? path.resolve(args.resolveDir, specifier)
+          : createRequire(path.join(args.resolveDir, "index.js")).resolve(specifier);
         const name = path.basename(source);
         if (!copied.has(name)) {
           copyFileSync(source, path.join(OUT_DIR, name));

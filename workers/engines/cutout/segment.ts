@@ -1,0 +1,463 @@
+/**
+ * The classic cut-out: what can honestly be cut without a model. It assumes the subject stands
+ * on a plain or gently shaded backdrop (a studio sweep, a product on white, a logo on a flat
+ * colour) that shows all round the image's border, and refuses anything else rather than
+ * answering a bad cut (decision 062).
+ *
+ * 1. Background model, seeded from the border: the border band's colours in CIELAB, fitted
+ *    with a plane per channel (a flat colour, or a linear gradient across the image), robustly
+ *    (samples far off the fit — where the subject touches the border — are dropped and the
+ *    fit redone). The fit's spread on what remains is the backdrop's noise.
+ * 2. Refusal: a border whose colours the plane does not explain (a scene, a texture, two
+ *    halves of different colours) is too varied; so is a border mostly covered by the subject.
+ * 3. Region growing: every pixel within the tolerance (from the noise) of the backdrop's
+ *    colour at its place that connects to the border through such pixels is background.
+ *    Distances are measured on a 3×3 box-blurred copy, so a noisy backdrop does not break
+ *    into specks. Backdrop-coloured areas enclosed by the subject (between a mug and its
+ *    handle, the inside of a ring) are not connected to the border and stay subject; a gap
+ *    that joins them to the outside makes them background.
+ * 4. Specks (subject islands under 0.01 % of the image) are noise and become background; no
+ *    subject left is a refusal too.
+ * 5. The edge: pixels on either side of the region's edge take an alpha from their colour (how
+ *    far from the backdrop, against the subject beside them), which puts the edge where the
+ *    subject covers half a pixel and feathers it over 1–2 pixels.
+ */
+
+export interface Pixels {
+  width: number;
+  height: number;
+  /** width × height × 4 bytes, RGBA, opaque. */
+  data: Uint8Array;
+}
+
+export interface SubjectBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** What the backdrop looked like, for the refusal's message and the tests. */
+export interface BackdropMeasures {
+  /** 90th percentile of the inlying border samples' distance from the fitted backdrop (ΔE). */
+  noise: number;
+  /** Share of the border samples within `tolerance` of the backdrop, 0–1. */
+  coverage: number;
+  /** A pixel this close to the backdrop (ΔE, on the blurred image) may be background. */
+  tolerance: number;
+  /** The fitted backdrop's largest change between two corners (ΔE): its gradient's strength. */
+  gradient: number;
+}
+
+export type Segmentation =
+  | { ok: true; alpha: Uint8Array; box: SubjectBox; measures: BackdropMeasures }
+  | {
+      ok: false;
+      reason: "border-too-varied" | "no-foreground";
+      detail: string;
+      measures?: BackdropMeasures;
+    };
+
+/** Above this noise (ΔE) the border is a texture or a scene, not a backdrop. */
+export const MAX_BACKDROP_NOISE = 10;
+/** Below this share of the border on the backdrop, the subject fills the frame or the border is mixed. */
+export const MIN_BORDER_COVERAGE = 0.6;
+/**
+ * Above this change across the image (ΔE, corner to corner) the "gradient" is two backdrops: a
+ * plane through a black left side and a white right side explains both, but not the top and
+ * bottom, which step from one to the other.
+ */
+export const MAX_BACKDROP_GRADIENT = 40;
+const MIN_TOLERANCE = 8;
+const MAX_TOLERANCE = 28;
+
+// ---- colour ----
+
+const SRGB_TO_LINEAR = Float64Array.from({ length: 256 }, (_, value) => {
+  const c = value / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+
+const labF = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 / 116) * t + 16 / 116);
+
+/** sRGB (D65) to CIELAB into `out` (L, a, b). */
+function toLab(r: number, g: number, b: number, out: Float64Array): void {
+  const R = SRGB_TO_LINEAR[r]!;
+  const G = SRGB_TO_LINEAR[g]!;
+  const B = SRGB_TO_LINEAR[b]!;
+  const fx = labF((0.4124564 * R + 0.3575761 * G + 0.1804375 * B) / 0.95047);
+  const fy = labF(0.2126729 * R + 0.7151522 * G + 0.072175 * B);
+  const fz = labF((0.0193339 * R + 0.119192 * G + 0.9503041 * B) / 1.08883);
+  out[0] = 116 * fy - 16;
+  out[1] = 500 * (fx - fy);
+  out[2] = 200 * (fy - fz);
+}
+
+/** The 3×3 box mean of the RGB channels (edges clamped), 3 bytes a pixel. */
+function blurRgb({ width, height, data }: Pixels): Uint8Array {
+  const rows = new Uint16Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const left = (y * width + Math.max(0, x - 1)) * 4;
+      const centre = (y * width + x) * 4;
+      const right = (y * width + Math.min(width - 1, x + 1)) * 4;
+      const out = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++) rows[out + c] = data[left + c]! + data[centre + c]! + data[right + c]!;
+    }
+  }
+  const blurred = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const up = Math.max(0, y - 1) * width;
+    const row = y * width;
+    const down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < 3; c++) {
+        const sum = rows[(up + x) * 3 + c]! + rows[(row + x) * 3 + c]! + rows[(down + x) * 3 + c]!;
+        blurred[(row + x) * 3 + c] = Math.round(sum / 9);
+      }
+    }
+  }
+  return blurred;
+}
+
+// ---- the backdrop's model ----
+
+/** L, a and b each as p0 + p1·u + p2·v, u and v the pixel's position scaled to 0–1. */
+type Plane = [Float64Array, Float64Array, Float64Array];
+
+interface BorderSamples {
+  count: number;
+  u: Float64Array;
+  v: Float64Array;
+  lab: Float64Array; // 3 per sample
+}
+
+const MAX_SAMPLES = 40_000;
+
+/** The colours of a band around the border, at most MAX_SAMPLES of them, evenly spread. */
+function borderSamples(blurred: Uint8Array, width: number, height: number): BorderSamples {
+  const band = Math.max(
+    1,
+    Math.min(Math.round(Math.min(width, height) * 0.01), Math.floor(Math.min(width, height) / 4)),
+  );
+  const inBand = (x: number, y: number) => x < band || y < band || x >= width - band || y >= height - band;
+  const total = width * height - Math.max(0, width - 2 * band) * Math.max(0, height - 2 * band);
+  const stride = Math.max(1, Math.ceil(total / MAX_SAMPLES));
+  const capacity = Math.ceil(total / stride) + 1;
+  const samples: BorderSamples = {
+    count: 0,
+    u: new Float64Array(capacity),
+    v: new Float64Array(capacity),
+    lab: new Float64Array(capacity * 3),
+  };
+  const lab = new Float64Array(3);
+  let seen = 0;
+  const take = (x: number, y: number) => {
+    if (seen++ % stride !== 0 || samples.count >= capacity) return;
+    const offset = (y * width + x) * 3;
+    toLab(blurred[offset]!, blurred[offset + 1]!, blurred[offset + 2]!, lab);
+    const index = samples.count++;
+    samples.u[index] = width > 1 ? x / (width - 1) : 0;
+    samples.v[index] = height > 1 ? y / (height - 1) : 0;
+    samples.lab.set(lab, index * 3);
+  };
+  for (let y = 0; y < height; y++) {
+    if (y < band || y >= height - band) {
+      for (let x = 0; x < width; x++) take(x, y);
+    } else {
+      for (let x = 0; x < band; x++) take(x, y);
+      for (let x = Math.max(band, width - band); x < width; x++) if (inBand(x, y)) take(x, y);
+    }
+  }
+  return samples;
+}
+
+/** Least squares of each channel on (1, u, v) over the samples `use` marks. */
+function fitPlane(samples: BorderSamples, use: Uint8Array): Plane {
+  let n = 0,
+    su = 0,
+    sv = 0,
+    suu = 0,
+    suv = 0,
+    svv = 0;
+  const sc = [new Float64Array(3), new Float64Array(3), new Float64Array(3)]; // per channel: Σc, Σcu, Σcv
+  for (let i = 0; i < samples.count; i++) {
+    if (!use[i]) continue;
+    const u = samples.u[i]!;
+    const v = samples.v[i]!;
+    n++;
+    su += u;
+    sv += v;
+    suu += u * u;
+    suv += u * v;
+    svv += v * v;
+    for (let c = 0; c < 3; c++) {
+      const value = samples.lab[i * 3 + c]!;
+      sc[c]![0]! += value;
+      sc[c]![1]! += value * u;
+      sc[c]![2]! += value * v;
+    }
+  }
+  const plane: Plane = [new Float64Array(3), new Float64Array(3), new Float64Array(3)];
+  // [n su sv; su suu suv; sv suv svv] p = [Σc Σcu Σcv], by Cramer's rule; a degenerate layout
+  // (a one-pixel strip) falls back to the mean colour.
+  const det = n * (suu * svv - suv * suv) - su * (su * svv - suv * sv) + sv * (su * suv - suu * sv);
+  for (let c = 0; c < 3; c++) {
+    const [b0, b1, b2] = sc[c]!;
+    if (Math.abs(det) < 1e-9 * Math.max(1, n * n * n)) {
+      plane[c]![0] = n > 0 ? b0! / n : 0;
+      continue;
+    }
+    plane[c]![0] = (b0! * (suu * svv - suv * suv) - su * (b1! * svv - suv * b2!) + sv * (b1! * suv - suu * b2!)) / det;
+    plane[c]![1] = (n * (b1! * svv - suv * b2!) - b0! * (su * svv - suv * sv) + sv * (su * b2! - b1! * sv)) / det;
+    plane[c]![2] = (n * (suu * b2! - b1! * suv) - su * (su * b2! - b1! * sv) + b0! * (su * suv - suu * sv)) / det;
+  }
+  return plane;
+}
+
+function residuals(samples: BorderSamples, plane: Plane): Float64Array {
+  const out = new Float64Array(samples.count);
+  for (let i = 0; i < samples.count; i++) {
+    const u = samples.u[i]!;
+    const v = samples.v[i]!;
+    let sum = 0;
+    for (let c = 0; c < 3; c++) {
+      const p = plane[c]!;
+      const d = samples.lab[i * 3 + c]! - (p[0]! + p[1]! * u + p[2]! * v);
+      sum += d * d;
+    }
+    out[i] = Math.sqrt(sum);
+  }
+  return out;
+}
+
+function percentile(values: Float64Array, share: number): number {
+  if (values.length === 0) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+}
+
+/** The backdrop's plane and how well it explains the border. */
+function modelBackdrop(
+  blurred: Uint8Array,
+  width: number,
+  height: number,
+): { plane: Plane; measures: BackdropMeasures } {
+  const samples = borderSamples(blurred, width, height);
+  const use = new Uint8Array(samples.count).fill(1);
+  let plane = fitPlane(samples, use);
+  let distance = residuals(samples, plane);
+  // Twice: drop what lies far off the fit (the subject where it touches the border), refit.
+  for (let round = 0; round < 2; round++) {
+    const bound = Math.max(4, 3 * percentile(distance, 0.5));
+    for (let i = 0; i < samples.count; i++) use[i] = distance[i]! <= bound ? 1 : 0;
+    plane = fitPlane(samples, use);
+    distance = residuals(samples, plane);
+  }
+  const bound = Math.max(4, 3 * percentile(distance, 0.5));
+  const inliers = distance.filter((value) => value <= bound);
+  const noise = percentile(inliers, 0.9);
+  const tolerance = Math.min(MAX_TOLERANCE, Math.max(MIN_TOLERANCE, 2.5 * noise + 6));
+  let within = 0;
+  for (const value of distance) if (value <= tolerance) within++;
+  const corners = [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ].map(([u, v]) => plane.map((p) => p[0]! + p[1]! * u! + p[2]! * v!));
+  let gradient = 0;
+  for (const a of corners) {
+    for (const b of corners) gradient = Math.max(gradient, Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!));
+  }
+  return { plane, measures: { noise, coverage: samples.count ? within / samples.count : 0, tolerance, gradient } };
+}
+
+// ---- the cut ----
+
+/** Cuts the subject out of `pixels`: an alpha plane (255 subject, 0 background, a ramp between). */
+export function segmentClassic(pixels: Pixels): Segmentation {
+  const { width, height } = pixels;
+  const count = width * height;
+  const blurred = blurRgb(pixels);
+  const { plane, measures } = modelBackdrop(blurred, width, height);
+  const percent = (share: number) => `${Math.round(share * 100)} %`;
+  const tooVaried =
+    measures.noise > MAX_BACKDROP_NOISE ||
+    measures.coverage < MIN_BORDER_COVERAGE ||
+    measures.gradient > MAX_BACKDROP_GRADIENT;
+  if (tooVaried) {
+    const why =
+      measures.noise > MAX_BACKDROP_NOISE
+        ? `its colours vary too much to be one backdrop (a spread of ΔE ${measures.noise.toFixed(1)}, where the classic engine takes up to ${MAX_BACKDROP_NOISE})`
+        : measures.coverage < MIN_BORDER_COVERAGE
+          ? `only ${percent(measures.coverage)} of it matches one backdrop colour or gradient (the classic engine needs ${percent(MIN_BORDER_COVERAGE)}): the subject fills the frame, or the border is several colours`
+          : `its colour changes by ΔE ${Math.round(measures.gradient)} from one side to the other, more than the gentle shading (up to ${MAX_BACKDROP_GRADIENT}) the classic engine takes for one backdrop: the border is two or more colours`;
+    return {
+      ok: false,
+      reason: "border-too-varied",
+      detail: `The image's border is not a plain or gently shaded background: ${why}. The classic engine cuts out subjects on plain backgrounds only, and refuses rather than guess; production's Cloudflare Images engine handles photographs.`,
+      measures,
+    };
+  }
+
+  // Distance of each pixel from the backdrop's colour at its place.
+  const distance = new Float32Array(count);
+  const lab = new Float64Array(3);
+  const [pl, pa, pb] = plane;
+  for (let y = 0; y < height; y++) {
+    const v = height > 1 ? y / (height - 1) : 0;
+    for (let x = 0; x < width; x++) {
+      const u = width > 1 ? x / (width - 1) : 0;
+      const index = y * width + x;
+      toLab(blurred[index * 3]!, blurred[index * 3 + 1]!, blurred[index * 3 + 2]!, lab);
+      const dl = lab[0]! - (pl[0]! + pl[1]! * u + pl[2]! * v);
+      const da = lab[1]! - (pa[0]! + pa[1]! * u + pa[2]! * v);
+      const db = lab[2]! - (pb[0]! + pb[1]! * u + pb[2]! * v);
+      distance[index] = Math.sqrt(dl * dl + da * da + db * db);
+    }
+  }
+
+  // Region growing from the border (4-connected): 1 = background.
+  const BACKGROUND = 1;
+  const SEEN_SUBJECT = 2;
+  const state = new Uint8Array(count);
+  const stack = new Int32Array(count);
+  let top = 0;
+  const seed = (index: number) => {
+    if (state[index] === 0 && distance[index]! <= measures.tolerance) {
+      state[index] = BACKGROUND;
+      stack[top++] = index;
+    }
+  };
+  for (let x = 0; x < width; x++) {
+    seed(x);
+    seed((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    seed(y * width);
+    seed(y * width + width - 1);
+  }
+  while (top > 0) {
+    const index = stack[--top]!;
+    const x = index % width;
+    if (x > 0) seed(index - 1);
+    if (x < width - 1) seed(index + 1);
+    if (index >= width) seed(index - width);
+    if (index < count - width) seed(index + width);
+  }
+
+  // Specks: subject islands (8-connected) too small to be anything but noise.
+  const minSpeck = Math.max(8, Math.round(count / 10_000));
+  let subject = 0;
+  for (let start = 0; start < count; start++) {
+    if (state[start] !== 0) continue;
+    let size = 0;
+    top = 0;
+    stack[top++] = start;
+    state[start] = SEEN_SUBJECT;
+    // The island's pixels are kept below `top`'s high-water mark: the stack is walked, not popped.
+    let read = 0;
+    while (read < top) {
+      const index = stack[read++]!;
+      size++;
+      const x = index % width;
+      const y = (index - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          if (nx < 0 || nx >= width) continue;
+          const next = ny * width + nx;
+          if (state[next] === 0) {
+            state[next] = SEEN_SUBJECT;
+            stack[top++] = next;
+          }
+        }
+      }
+    }
+    if (size < minSpeck) for (let i = 0; i < top; i++) state[stack[i]!] = BACKGROUND;
+    else subject += size;
+  }
+  if (subject === 0) {
+    return {
+      ok: false,
+      reason: "no-foreground",
+      detail:
+        "No subject was found: the whole image matches its background. The classic engine finds subjects that differ in colour from a plain background.",
+      measures,
+    };
+  }
+
+  // The edge: the blur moved the region's edge by up to a pixel, so each pixel on either side
+  // of it takes an alpha from its colour, how far it is from the backdrop against how far the
+  // subject beside it is (a pixel half covered by the subject is half as far). A symmetric blur
+  // keeps the half-way point where the edge is; the ramp it leaves is the 1–2 pixel feather.
+  const alpha = new Uint8Array(count);
+  const isSubject = (index: number) => state[index] === SEEN_SUBJECT;
+  const floor = measures.noise;
+  let left = width,
+    right = -1,
+    topEdge = height,
+    bottom = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const index = y * width + x;
+      const inside = isSubject(index);
+      const edge =
+        (x > 0 && isSubject(index - 1) !== inside) ||
+        (x < width - 1 && isSubject(index + 1) !== inside) ||
+        (y > 0 && isSubject(index - width) !== inside) ||
+        (y < height - 1 && isSubject(index + width) !== inside);
+      let value = inside ? 255 : 0;
+      if (edge) {
+        // The subject's own distance nearby: the mean over its pixels two steps away or less
+        // that are not on its edge themselves.
+        let sum = 0;
+        let n = 0;
+        let farthest = 0;
+        for (let dy = -2; dy <= 2; dy++) {
+          const ny = y + dy;
+          if (ny < 1 || ny >= height - 1) continue;
+          for (let dx = -2; dx <= 2; dx++) {
+            const nx = x + dx;
+            if (nx < 1 || nx >= width - 1) continue;
+            const near = ny * width + nx;
+            if (!isSubject(near)) continue;
+            farthest = Math.max(farthest, distance[near]!);
+            if (isSubject(near - 1) && isSubject(near + 1) && isSubject(near - width) && isSubject(near + width)) {
+              sum += distance[near]!;
+              n++;
+            }
+          }
+        }
+        const reference = n > 0 ? sum / n : farthest;
+        if (reference > floor + 1) {
+          const share = (distance[index]! - floor) / (reference - floor);
+          value = Math.round(255 * Math.min(1, Math.max(0, share)));
+        }
+      }
+      if (value === 0) continue;
+      alpha[index] = value;
+      if (x < left) left = x;
+      if (x > right) right = x;
+      if (y < topEdge) topEdge = y;
+      if (y > bottom) bottom = y;
+    }
+  }
+  if (right < 0) {
+    return {
+      ok: false,
+      reason: "no-foreground",
+      detail: "No subject was found: the whole image matches its background.",
+      measures,
+    };
+  }
+  return {
+    ok: true,
+    alpha,
+    box: { left, top: topEdge, width: right - left + 1, height: bottom - topEdge + 1 },
+    measures,
+  };
+}
