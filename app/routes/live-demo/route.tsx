@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
+import { CutoutPreview } from "~/components/cutout-preview";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
@@ -408,7 +409,8 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
                   </div>
                 ))}
               </dl>
-              {result.kind === "image" && (
+              {result.kind === "image" && api.slug === "removebg" && <CutoutPreview src={result.body} />}
+              {result.kind === "image" && api.slug !== "removebg" && (
                 <img
                   src={result.body}
                   alt="The API's answer"
