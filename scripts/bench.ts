@@ -20,8 +20,9 @@
  * 3. The document engines in the engine Worker (workers/engines): a one-page HTML invoice to
  *    PDF with each engine this machine has (pdfmake always; the local Chromium when Debian's
  *    `chromium` is installed, started here and handed to the engine Worker as production hands
- *    it Browser Rendering), OCR of a 1000×300 image of English text, and parsing a two-page PDF
- *    résumé (made by the HTML-to-PDF API in the same run).
+ *    it Browser Rendering), OCR of a 1000×300 image of English text, parsing a two-page PDF
+ *    résumé (made by the HTML-to-PDF API in the same run), and Remove Background's classic
+ *    cut-out of a 1024² image.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -648,6 +649,31 @@ async function benchDocuments(key: (i: number) => string, hasChromium: boolean) 
     });
   };
   console.log(await timeCalls(`resume-parser: ${pages}-page PDF résumé`, resume));
+
+  // Remove Background's classic engine (the main Worker here has no IMAGES binding).
+  const product = await makeCutoutPng(1024);
+  const cutout = (i: number) => {
+    const form = new FormData();
+    form.append("image_file", new Blob([new Uint8Array(product)], { type: "image/png" }), "product.png");
+    return fetch(`${BASE}/api/v1/removebg`, { method: "POST", headers: { "x-api-key": key(i + 9500) }, body: form });
+  };
+  console.log(await timeCalls("removebg: classic cut-out of a 1024² image", cutout, 15));
+}
+
+/** A 1024² product shot: a disc and a star on a light grey backdrop with a little noise, as the cut-out tests draw. */
+async function makeCutoutPng(size: number): Promise<Uint8Array> {
+  const { circle, drawScene, plain, star, union } = await import("../workers/engines/cutout/synthetic.ts");
+  const { encodePng, Image } = await import("image-js");
+  const scale = size / 256;
+  const scene = drawScene(
+    size,
+    size,
+    plain([236, 236, 240]),
+    union(circle(90 * scale, 128 * scale, 60 * scale), star(180 * scale, 130 * scale, 70 * scale, 30 * scale)),
+    () => [190, 40, 50],
+    { noise: 6 },
+  );
+  return encodePng(new Image(size, size, { data: scene.image.data, colorModel: "RGBA" }));
 }
 
 const FOOTER =

@@ -200,6 +200,28 @@ describe("removebg: the classic engine, end to end", () => {
     expect(headers(small)).toMatchObject({ "X-Width": "320", "X-Height": "240" });
   });
 
+  it("cuts a 1024² product shot through the engine Worker (the bench's input), and prints its time", async () => {
+    const scene = drawScene(
+      1024,
+      1024,
+      plain(BACKDROP),
+      union(circle(360, 512, 240), star(720, 520, 280, 120)),
+      () => [190, 40, 50],
+      { noise: 6 },
+    );
+    const png = encodePng(scene.image);
+    const times: number[] = [];
+    let alpha = new Uint8Array();
+    for (let call = 0; call < 3; call++) {
+      const started = performance.now();
+      const image = decodeAnswer(await run({ image_file: asFile(png) }));
+      times.push(performance.now() - started);
+      alpha = alphaOf(image);
+    }
+    console.log(`classic cut-out of a 1024² PNG, handler to answer: ${times.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+    expect(intersectionOverUnion(alpha, scene.truth)).toBeGreaterThanOrEqual(0.95);
+  });
+
   it("refuses a photo-like image with 422 reason border-too-varied rather than a bad cut", async () => {
     const result = await run({ image_file: asFile(encodePng(texture(300, 200))) });
     expectProblem(result, "invalid-input", /border is not a plain or gently shaded background/);
