@@ -55,12 +55,39 @@ async function expectDocumentedShape(operation: Operation, response: Response): 
   }
 }
 
+/**
+ * Operations whose only engine is a binding the tests (like `npm run dev`) do not have: they
+ * answer 503 engine-unavailable naming it, never invented output (Audio to Text: Workers AI).
+ */
+const UNAVAILABLE_OFFLINE: Record<string, string> = { "audio-to-text.transcribeAudio": "AI" };
+
 // Operations whose example stands alone (no stored link to read or delete first).
 const SELF_CONTAINED = HOSTED_DEFINITIONS.flatMap((definition) =>
   definition.operations
     .filter((operation) => !operation.path.includes(":"))
+    .filter((operation) => !(`${definition.slug}.${operation.id}` in UNAVAILABLE_OFFLINE))
     .map((operation) => ({ label: `${definition.slug}.${operation.id}`, slug: definition.slug, operation })),
 );
+
+describe("OpenAPI operations without an engine offline", () => {
+  it.each(Object.entries(UNAVAILABLE_OFFLINE))("%s answers its example with 503 naming %s", async (label, binding) => {
+    const [slug, id] = label.split(".");
+    const operation = HOSTED_DEFINITIONS.find((definition) => definition.slug === slug)?.operations.find(
+      (candidate) => candidate.id === id,
+    );
+    expect(operation).toBeDefined();
+    if (!operation) return;
+    const documented = (await documentedOperations()).get(label);
+    expect(Object.keys(documented?.responses ?? {})).toContain("503");
+    const response = await callWithExample(
+      operation.method,
+      `/api/v1/${slug}${operation.path}`,
+      operation.example as Record<string, unknown>,
+    );
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ binding });
+  });
+});
 
 describe("OpenAPI success statuses", () => {
   it.each(SELF_CONTAINED)(

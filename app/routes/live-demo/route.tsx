@@ -10,6 +10,7 @@ import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { CutoutPreview } from "~/components/cutout-preview";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
+import { TranscriptView } from "~/components/transcript-view";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
 import { useStoredApiKey } from "~/lib/stored-api-key";
@@ -434,6 +435,9 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
                 </>
               )}
               {result.ocr && <OcrBoxes overlay={result.ocr.overlay} image={result.ocr.image} />}
+              {api.slug === "audio-to-text" && result.kind === "json" && (
+                <TranscriptView status={result.status} body={result.body} />
+              )}
               {(result.kind === "json" || result.kind === "text") && (
                 <pre className="max-h-[32rem] overflow-auto rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-900">
                   <code>{result.body}</code>

@@ -1,0 +1,150 @@
+/**
+ * Cutting long audio into pieces a speech model takes one at a time, without decoding it: a WAV
+ * between sample blocks (each piece a whole WAV with its own header, the original `fmt ` chunk
+ * kept), an MP3 between frames (any run of whole frames is a valid MP3). Each piece knows where
+ * it starts in the whole, so the model's timestamps can be moved back onto the whole's clock.
+ * Other containers cannot be cut without demuxing; they are sent whole (the caller bounds them).
+ */
+import type { AudioContainer, DocumentFailure } from "~workers/hosted/capabilities";
+import { readWav, walkMp3, type WavLayout } from "./sniff";
+
+export interface AudioPiece {
+  bytes: Uint8Array;
+  /** Seconds from the start of the whole file. */
+  offset: number;
+  /** Seconds; null where the container's header does not say (a piece sent whole). */
+  duration: number | null;
+}
+
+export interface PieceLimits {
+  /** Largest piece in bytes (headers included). */
+  maxBytes: number;
+  /** Longest piece in seconds. */
+  maxSeconds: number;
+}
+
+/** The containers cut into pieces; the others are sent whole. */
+export const SPLITTABLE: readonly AudioContainer[] = ["wav", "mp3"];
+
+/** How far back from a piece's end a quieter place to cut is looked for, in seconds. */
+const QUIET_SEARCH_SECONDS = 2;
+/** The window whose loudness is measured when looking for it, in seconds. */
+const QUIET_WINDOW_SECONDS = 0.02;
+
+/** A canonical RIFF header: `RIFF` size `WAVE`, the original `fmt ` chunk, `data` size. */
+function wavHeader(layout: WavLayout, dataBytes: number): Uint8Array {
+  const header = new Uint8Array(12 + layout.fmtChunk.length + 8);
+  const view = new DataView(header.buffer);
+  header.set([0x52, 0x49, 0x46, 0x46], 0); // RIFF
+  view.setUint32(4, header.length - 8 + dataBytes, true);
+  header.set([0x57, 0x41, 0x56, 0x45], 8); // WAVE
+  header.set(layout.fmtChunk, 12);
+  // An odd-sized fmt chunk would need a pad byte; the 16, 18 and 40-byte ones never do.
+  const data = 12 + layout.fmtChunk.length;
+  header.set([0x64, 0x61, 0x74, 0x61], data); // data
+  view.setUint32(data + 4, dataBytes, true);
+  return header;
+}
+
+/**
+ * The block at which to end a piece of at most `limitBlocks` from `startBlock`: the quietest
+ * 20 ms in the last two seconds for 16-bit PCM (so a cut falls between words, not inside one),
+ * else exactly at the limit.
+ */
+function cutBlock(bytes: Uint8Array, layout: WavLayout, startBlock: number, limitBlocks: number): number {
+  const end = startBlock + limitBlocks;
+  if (layout.bitsPerSample !== 16 || (layout.codec !== "pcm" && layout.codec !== "extensible")) return end;
+  const window = Math.max(1, Math.round(layout.sampleRate * QUIET_WINDOW_SECONDS));
+  const searchFrom = Math.max(
+    startBlock + Math.floor(limitBlocks / 2),
+    end - Math.round(layout.sampleRate * QUIET_SEARCH_SECONDS),
+  );
+  const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset);
+  let best = end;
+  let quietest = Infinity;
+  for (let from = end - window; from >= searchFrom; from -= window) {
+    let energy = 0;
+    for (let block = from; block < from + window; block++) {
+      const sample = view.getInt16(block * layout.blockAlign, true); // the first channel's
+      energy += sample * sample;
+    }
+    if (energy < quietest) {
+      quietest = energy;
+      best = from + window; // cut at the end of the quiet window: what follows is the next piece
+    }
+  }
+  return best;
+}
+
+function splitWav(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | DocumentFailure {
+  const layout = readWav(bytes);
+  if (!layout.ok) return layout;
+  const headerBytes = 12 + layout.fmtChunk.length + 8;
+  const rate = layout.sampleRate;
+  const totalBlocks = layout.dataBytes / layout.blockAlign;
+  const limitBlocks = Math.max(
+    1,
+    Math.min(Math.floor((limits.maxBytes - headerBytes) / layout.blockAlign), Math.floor(limits.maxSeconds * rate)),
+  );
+  const pieces: AudioPiece[] = [];
+  for (let start = 0; start < totalBlocks;) {
+    const end = totalBlocks - start <= limitBlocks ? totalBlocks : cutBlock(bytes, layout, start, limitBlocks);
+    const dataBytes = (end - start) * layout.blockAlign;
+    const piece = new Uint8Array(headerBytes + dataBytes);
+    piece.set(wavHeader(layout, dataBytes), 0);
+    const from = layout.dataOffset + start * layout.blockAlign;
+    piece.set(bytes.subarray(from, from + dataBytes), headerBytes);
+    pieces.push({ bytes: piece, offset: start / rate, duration: (end - start) / rate });
+    start = end;
+  }
+  return pieces;
+}
+
+function splitMp3(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | DocumentFailure {
+  const layout = walkMp3(bytes);
+  if (!layout.ok) return layout;
+  const frameSeconds = layout.samplesPerFrame / layout.sampleRate;
+  const maxFrames = Math.max(1, Math.floor(limits.maxSeconds / frameSeconds));
+  const pieces: AudioPiece[] = [];
+  for (let first = 0; first < layout.offsets.length;) {
+    // Whole frames while both bounds hold (the ID3 tag and the Xing frame are left out).
+    let last = first;
+    let size = layout.sizes[first]!;
+    while (
+      last + 1 < layout.offsets.length &&
+      last + 1 - first < maxFrames &&
+      size + layout.sizes[last + 1]! <= limits.maxBytes
+    ) {
+      last++;
+      size += layout.sizes[last]!;
+    }
+    const piece = new Uint8Array(size);
+    let at = 0;
+    for (let frame = first; frame <= last; frame++) {
+      const offset = layout.offsets[frame]!;
+      piece.set(bytes.subarray(offset, offset + layout.sizes[frame]!), at);
+      at += layout.sizes[frame]!;
+    }
+    pieces.push({ bytes: piece, offset: first * frameSeconds, duration: (last + 1 - first) * frameSeconds });
+    first = last + 1;
+  }
+  return pieces;
+}
+
+/**
+ * The file as pieces within `limits`: a WAV or MP3 cut (a file within them is one piece), any
+ * other container as one piece of unknown duration, which the caller must have bounded itself.
+ */
+export function splitAudio(
+  bytes: Uint8Array,
+  container: AudioContainer,
+  limits: PieceLimits,
+): { ok: true; pieces: AudioPiece[] } | DocumentFailure {
+  const pieces =
+    container === "wav"
+      ? splitWav(bytes, limits)
+      : container === "mp3"
+        ? splitMp3(bytes, limits)
+        : [{ bytes, offset: 0, duration: null }];
+  return Array.isArray(pieces) ? { ok: true, pieces } : pieces;
+}
