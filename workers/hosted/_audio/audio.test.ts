@@ -116,6 +116,14 @@ describe("sniffing", () => {
     const wrecked = makeMp3({ seconds: 2 });
     for (let frame = 5; frame < frames; frame += 4) wrecked[frame * MP3_FRAME_BYTES] = 0;
     expectFailure(sniffAudio(wrecked), "unreadable-document", "malformed");
+    // Two frames and 8 MB of noise: refused once a tenth is skipped, not searched to the end.
+    const noisy = new Uint8Array(8 * 1024 * 1024).fill(0x11);
+    noisy.set(makeMp3({ seconds: 0.048 }), 0);
+    const started = performance.now();
+    const refused = sniffAudio(noisy);
+    expectFailure(refused, "unreadable-document", "malformed");
+    expect((refused as { detail: string }).detail).toMatch(/over a tenth of it is not MPEG audio frames/);
+    console.log(`an MP3 with 8 MB of noise refused in ${Math.round(performance.now() - started)} ms`);
   });
 
   it("drops an MP3's cut-off last frame and its ID3v1 tag, and leaves the Xing frame out of the audio", () => {

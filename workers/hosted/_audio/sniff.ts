@@ -198,6 +198,7 @@ export function walkMp3(bytes: Uint8Array): Mp3Layout | DocumentFailure {
   const offsets: number[] = [];
   const sizes: number[] = [];
   let junk = 0;
+  const maxJunk = bytes.length * MP3_MAX_JUNK_SHARE;
   // A Xing/Info/VBRI frame carries the encoder's table of contents, not sound.
   const sideInfo = first.version === 3 ? (first.mono ? 17 : 32) : first.mono ? 9 : 17;
   const tag = ascii(bytes, at + 4 + sideInfo, 4);
@@ -214,22 +215,21 @@ export function walkMp3(bytes: Uint8Array): Mp3Layout | DocumentFailure {
     // What may end an MP3: an ID3v1 tag, an APE tag, Lyrics3, or an ID3v2 tag appended.
     const rest = ascii(bytes, at, 8);
     if (rest.startsWith("TAG") || rest === "APETAGEX" || rest.startsWith("LYRICS") || rest.startsWith("ID3")) break;
-    // Damaged bytes: skip to the next frame that chains.
+    // Damaged bytes: skip to the next frame that chains, giving up once too much is skipped
+    // (so 25 MB of noise after one frame is not searched byte by byte to its end).
     let next = at + 1;
-    while (next + 4 <= bytes.length) {
+    while (next + 4 <= bytes.length && junk + (next - at) <= maxJunk) {
       const candidate = frameHeader(bytes, next);
       if (candidate && candidate.sampleRate === first.sampleRate && frameChains(bytes, next, candidate)) break;
       next++;
     }
     junk += next - at;
     at = next;
+    if (junk > maxJunk) break;
   }
   if (offsets.length === 0) return unreadable("an MP3", "it holds no whole audio frame", "no-audio");
-  if (junk > bytes.length * MP3_MAX_JUNK_SHARE) {
-    return unreadable(
-      "an MP3",
-      `${Math.round((junk / bytes.length) * 100)} % of it is not MPEG audio frames (damaged)`,
-    );
+  if (junk > maxJunk) {
+    return unreadable("an MP3", "over a tenth of it is not MPEG audio frames (damaged)");
   }
   return { ok: true, sampleRate: first.sampleRate, offsets, sizes, samplesPerFrame: first.samples };
 }
