@@ -24,6 +24,9 @@ import type {
   ResourceFetcher,
   ResumeOutcome,
   ResumeRequest,
+  SpeechOutcome,
+  SpeechRequest,
+  Voice,
 } from "~workers/hosted/capabilities";
 import { readEnginesConfig, type EnginesEnv } from "./config";
 
@@ -51,6 +54,16 @@ export default class Engines extends WorkerEntrypoint<EnginesEnv> implements Doc
 
   async parseResume(request: ResumeRequest): Promise<ResumeOutcome> {
     return guarded("parseResume", async () => (await import("./resume")).parseResume(request));
+  }
+
+  /** Text to Audio's embedded engine, meSpeak (decision 060): WAV. */
+  async speak(request: SpeechRequest): Promise<SpeechOutcome> {
+    return guarded("speak", async () => (await import("./speech")).synthesizeWithMespeak(request));
+  }
+
+  /** The voices `speak` takes. */
+  async speechVoices(): Promise<Voice[]> {
+    return (await import("./speech")).mespeakVoices();
   }
 
   /** Remove Background's classic engine (decision 062). */

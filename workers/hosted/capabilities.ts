@@ -460,6 +460,8 @@ export interface SpeechRequest {
   format: SpeechFormat;
   /** 0.25–4; 1 is the voice's own pace. */
   speed: number;
+  /** eSpeak's scale, 0–99; 50 is the voice's own pitch (an engine that cannot change it refuses another). */
+  pitch: number;
   timeoutMs: number;
 }
 

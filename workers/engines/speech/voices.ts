@@ -1,0 +1,67 @@
+/**
+ * The voices the embedded engine speaks: meSpeak's voice files bundled into the engine Worker
+ * (decision 060), each offered as its own male voice and, through eSpeak's `f2` variant, a
+ * female one. The languages are those whose eSpeak rules are complete enough to be understood
+ * (meSpeak's Kannada, Latin, Esperanto and Cantonese files are left out); English's three
+ * accents share one dictionary. This module is data only: the main Worker's docs may read it
+ * without loading meSpeak.
+ */
+import type { Voice } from "~workers/hosted/capabilities";
+
+export interface MespeakVoice extends Voice {
+  /** meSpeak's voice file (`voices/<file>.json` in the package). */
+  file: string;
+  /** eSpeak's voice variant, appended as `+<variant>`. */
+  variant?: string;
+}
+
+/** eSpeak's own female variant (meSpeak's `f2`): raised pitch and formants. */
+export const FEMALE_VARIANT = "f2";
+
+/** [file, BCP 47 tag, English name] of each bundled voice file. */
+const FILES: readonly (readonly [string, string, string])[] = [
+  ["en/en-us", "en-US", "English (US)"],
+  ["en/en", "en-GB", "English (UK)"],
+  ["en/en-sc", "en-GB-scotland", "English (Scotland)"],
+  ["ca", "ca", "Catalan"],
+  ["cs", "cs", "Czech"],
+  ["de", "de", "German"],
+  ["el", "el", "Greek"],
+  ["es", "es-ES", "Spanish (Spain)"],
+  ["es-la", "es-419", "Spanish (Latin America)"],
+  ["fi", "fi", "Finnish"],
+  ["fr", "fr", "French"],
+  ["hu", "hu", "Hungarian"],
+  ["it", "it", "Italian"],
+  ["lv", "lv", "Latvian"],
+  ["nl", "nl", "Dutch"],
+  ["pl", "pl", "Polish"],
+  ["pt", "pt-BR", "Portuguese (Brazil)"],
+  ["pt-pt", "pt-PT", "Portuguese (Portugal)"],
+  ["ro", "ro", "Romanian"],
+  ["sk", "sk", "Slovak"],
+  ["sv", "sv", "Swedish"],
+  ["tr", "tr", "Turkish"],
+  ["zh", "zh", "Chinese (Mandarin)"],
+];
+
+/** Every voice, male first within a language: the first voice of a language is its default. */
+export const MESPEAK_VOICES: readonly MespeakVoice[] = FILES.flatMap(([file, language, name]) => [
+  { id: `${language.toLowerCase()}-male`, name: `${name}, male`, language, gender: "male" as const, file },
+  {
+    id: `${language.toLowerCase()}-female`,
+    name: `${name}, female`,
+    language,
+    gender: "female" as const,
+    file,
+    variant: FEMALE_VARIANT,
+  },
+]);
+
+/** A meSpeak voice file: the eSpeak voice definition and its language's dictionary, in base64. */
+export interface MespeakVoiceFile {
+  voice_id: string;
+  dict_id: string;
+  dict: string;
+  voice: string;
+}

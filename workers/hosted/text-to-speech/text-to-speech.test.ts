@@ -1,0 +1,394 @@
+/**
+ * Text to Audio through its handler: offline with the real engine Worker's meSpeak (the test
+ * environment's `mediaEnginesFor`), and on the Workers AI path with a fake binding answering in
+ * Aura's and MeloTTS's real shapes (tests/fakes/workers-ai.ts). Every answer is read back by its
+ * bytes: RIFF headers and samples, MPEG frames.
+ */
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { HandlerResult } from "~workers/hosted/definition";
+import { workersAiSpeech } from "~workers/providers/workers-ai/speech";
+import { callHosted, createAccountWithKey, expectProblem as expectProblemResponse } from "../../../tests/factories";
+import { fakeSpeechModels, type FakeSpeechModels } from "../../../tests/fakes/workers-ai";
+import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
+import { mp3Duration, mp3Frames, readWav } from "./audio";
+import { definition } from "./index";
+import { MAX_INPUT_CHARS, TextToSpeechInputSchema } from "./schema";
+
+const speak = definition.operations.find((operation) => operation.id === "speakText")!;
+const voices = definition.operations.find((operation) => operation.id === "listSpeechVoices")!;
+
+const SENTENCE = "The quick brown fox jumps over the lazy dog.";
+
+/** The audio of a successful answer, with its headers. */
+function audioOf(result: HandlerResult): { bytes: Uint8Array; contentType: string; engine?: string; voice?: string } {
+  if (result.kind !== "binary") {
+    throw new Error(`expected audio, got ${result.kind}: ${result.kind === "problem" ? result.detail : ""}`);
+  }
+  return {
+    bytes: result.body as Uint8Array,
+    contentType: result.contentType,
+    engine: result.headers?.["X-Engine"],
+    voice: result.headers?.["X-Voice"],
+  };
+}
+
+/** A well-formed PCM WAV's facts, its header checked against its length. */
+function wavFacts(bytes: Uint8Array) {
+  const text = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  expect(text(0)).toBe("RIFF");
+  expect(text(8)).toBe("WAVE");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  expect(view.getUint32(4, true)).toBe(bytes.length - 8);
+  const wav = readWav(bytes);
+  if (!wav) throw new Error("not a WAV");
+  expect(wav.audioFormat).toBe(1);
+  expect(44 + wav.data.length).toBe(bytes.length);
+  return { ...wav, seconds: wav.data.length / (wav.sampleRate * wav.channels * (wav.bitsPerSample / 8)) };
+}
+
+/**
+ * The voice's median fundamental frequency (Hz): in each loud 40 ms window, the shortest lag
+ * between 2.5 and 12.5 ms (400–80 Hz) at which the samples match themselves about as well as
+ * at the best one.
+ */
+async function fundamental(raw: Record<string, unknown>): Promise<number> {
+  const wav = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE, ...raw })).bytes);
+  const samples = new Int16Array(wav.data.slice().buffer);
+  const window = Math.round(wav.sampleRate * 0.04);
+  const [minLag, maxLag] = [Math.round(wav.sampleRate / 400), Math.round(wav.sampleRate / 80)];
+  const estimates: number[] = [];
+  for (let start = 0; start + window + maxLag < samples.length; start += window) {
+    let energy = 0;
+    for (let i = start; i < start + window; i++) energy += samples[i]! * samples[i]!;
+    if (Math.sqrt(energy / window) < 2000) continue;
+    const match: number[] = [];
+    for (let lag = minLag; lag <= maxLag; lag++) {
+      let sum = 0;
+      for (let i = start; i < start + window; i++) sum += samples[i]! * samples[i + lag]!;
+      match.push(sum);
+    }
+    // The shortest lag that matches nearly as well as the best: a period, not a multiple of it.
+    const best = Math.max(...match);
+    const lag = match.findIndex((sum) => sum >= best * 0.9);
+    if (best > 0) estimates.push(wav.sampleRate / (minLag + lag));
+  }
+  estimates.sort((a, b) => a - b);
+  return estimates[Math.floor(estimates.length / 2)] ?? 0;
+}
+
+/** The field a 422 names. */
+function expectFieldProblem(result: HandlerResult, field: string, detail?: RegExp): void {
+  expectProblem(result, "invalid-input", detail);
+  if (result.kind === "problem") expect(Object.keys((result.extensions?.errors ?? {}) as object)).toEqual([field]);
+}
+
+/** The schema's refusal of a raw input, as the field it names. */
+function schemaErrors(raw: Record<string, unknown>): string[] {
+  const parsed = TextToSpeechInputSchema.safeParse(raw);
+  expect(parsed.success).toBe(false);
+  return parsed.error!.issues.map((issue) => issue.path.join("."));
+}
+
+describe("text-to-speech input", () => {
+  it("takes OpenAI's names and the older ones alike", () => {
+    const openai = TextToSpeechInputSchema.parse({
+      model: "tts-1",
+      input: " Hi ",
+      voice: "nova",
+      response_format: "wav",
+      speed: 1.5,
+    });
+    expect(openai).toEqual({ text: "Hi", voice: "nova", format: "wav", speed: 1.5, pitch: 50, language: undefined });
+    const older = TextToSpeechInputSchema.parse({ text: "Hi", format: "mp3", pitch: 70, language: "pt-BR" });
+    expect(older).toEqual({ text: "Hi", voice: undefined, format: "mp3", speed: 1, pitch: 70, language: "pt-BR" });
+  });
+
+  it("refuses text that is missing, empty, doubled or too long, at its field", () => {
+    expect(schemaErrors({})).toEqual(["input"]);
+    expect(schemaErrors({ input: "   " })).toEqual(["input"]);
+    expect(schemaErrors({ input: "a", text: "b" })).toEqual(["text"]);
+    expect(schemaErrors({ input: "a".repeat(MAX_INPUT_CHARS + 1) })).toEqual(["input"]);
+    expect(TextToSpeechInputSchema.safeParse({ input: "a".repeat(MAX_INPUT_CHARS) }).success).toBe(true);
+  });
+
+  it("refuses a speed outside 0.25–4, a pitch outside 0–99, and formats and tags it does not know", () => {
+    expect(schemaErrors({ input: "a", speed: 0.2 })).toEqual(["speed"]);
+    expect(schemaErrors({ input: "a", speed: 4.5 })).toEqual(["speed"]);
+    expect(schemaErrors({ input: "a", speed: "fast" })).toEqual(["speed"]);
+    expect(schemaErrors({ input: "a", pitch: 100 })).toEqual(["pitch"]);
+    expect(schemaErrors({ input: "a", response_format: "aac" })).toEqual(["response_format"]);
+    expect(schemaErrors({ input: "a", response_format: "mp3", format: "wav" })).toEqual(["format"]);
+    expect(schemaErrors({ input: "a", language: "english please" })).toEqual(["language"]);
+    expect(schemaErrors({ input: "a", voice: { id: "voice_123" } })).toEqual(["voice"]);
+  });
+});
+
+describe("text-to-speech offline: meSpeak in the engine Worker", () => {
+  it("answers a well-formed WAV: RIFF, PCM, 22 050 Hz mono 16-bit, named mespeak", async () => {
+    const audio = audioOf(await runParsed(speak, { input: SENTENCE }));
+    expect(audio.contentType).toBe("audio/wav");
+    expect(audio.engine).toBe("mespeak");
+    expect(audio.voice).toBe("en-us-male");
+    const wav = wavFacts(audio.bytes);
+    expect(wav.sampleRate).toBe(22_050);
+    expect(wav.channels).toBe(1);
+    expect(wav.bitsPerSample).toBe(16);
+    expect(wav.seconds).toBeGreaterThan(1.5);
+    expect(wav.seconds).toBeLessThan(6);
+    // Speech, not silence: some samples are loud.
+    const samples = new Int16Array(wav.data.slice().buffer);
+    expect(Math.max(...samples.map(Math.abs))).toBeGreaterThan(3000);
+  });
+
+  it("grows with the text, and joins a text of several pieces into one WAV", async () => {
+    const one = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE })).bytes).seconds;
+    const three = wavFacts(audioOf(await runParsed(speak, { input: `${SENTENCE} `.repeat(3) })).bytes).seconds;
+    expect(three).toBeGreaterThan(one * 2.5);
+    // 1 200 characters: three of meSpeak's 400-character pieces under one header.
+    const long = wavFacts(audioOf(await runParsed(speak, { input: `${SENTENCE} `.repeat(27) })).bytes).seconds;
+    expect(long).toBeGreaterThan(one * 22);
+    expect(long).toBeLessThan(one * 32);
+  }, 60_000);
+
+  it("changes the duration with speed, and refuses a speed below meSpeak's slowest at speed", async () => {
+    const normal = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE })).bytes).seconds;
+    const fast = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE, speed: 2 })).bytes).seconds;
+    const slow = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE, speed: 0.5 })).bytes).seconds;
+    expect(fast).toBeLessThan(normal * 0.65);
+    expect(slow).toBeGreaterThan(normal * 1.6);
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, speed: 0.3 }), "speed", /80 words a minute.*0\.46/);
+  });
+
+  it("answers WAV only, and says so at response_format for another format", async () => {
+    expectFieldProblem(
+      await runParsed(speak, { input: SENTENCE, response_format: "mp3" }),
+      "response_format",
+      /answers wav/,
+    );
+  });
+
+  it("picks voices by id, by language and by OpenAI's names, and refuses unknown ones at their field", async () => {
+    expect(audioOf(await runParsed(speak, { input: "Bonjour à tous.", language: "fr" })).voice).toBe("fr-male");
+    expect(audioOf(await runParsed(speak, { input: "Olá a todos.", language: "pt-BR" })).voice).toBe("pt-br-male");
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "nova" })).voice).toBe("en-us-female");
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "onyx", language: "de" })).voice).toBe("de-male");
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "en-gb-female" })).voice).toBe("en-gb-female");
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, voice: "robot-9000" }), "voice", /not a voice/);
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, language: "sw" }), "language", /no voice for sw/);
+  });
+
+  it("speaks a female voice higher than the male one, and pitch raises it", async () => {
+    const male = await fundamental({ voice: "en-us-male" });
+    expect(male).toBeGreaterThan(70);
+    expect(male).toBeLessThan(160);
+    expect(await fundamental({ voice: "en-us-female" })).toBeGreaterThan(male * 1.3);
+    expect(await fundamental({ voice: "en-us-male", pitch: 95 })).toBeGreaterThan(male * 1.2);
+  });
+
+  it("lists meSpeak's voices and its one format", async () => {
+    const result = await runParsed(voices, {});
+    if (result.kind !== "json") throw new Error(result.kind);
+    const body = result.body as { engine: string; formats: string[]; voices: { id: string; gender: string | null }[] };
+    expect(body.engine).toBe("mespeak");
+    expect(body.formats).toEqual(["wav"]);
+    expect(body.voices.find((voice) => voice.id === "en-us-female")?.gender).toBe("female");
+  });
+});
+
+describe("text-to-speech on Workers AI (fake binding in the models' shapes)", () => {
+  const withAi = (ai: FakeSpeechModels = fakeSpeechModels()) => ({
+    ai,
+    ctx: createTestContext({ media: { speech: workersAiSpeech(ai) } }),
+  });
+
+  it("answers Aura 2's MP3 by default, with Luna, named by its model", async () => {
+    const { ai, ctx } = withAi();
+    const audio = audioOf(await runParsed(speak, { input: SENTENCE }, ctx));
+    expect(audio.contentType).toBe("audio/mpeg");
+    expect(audio.engine).toBe("workers-ai/@cf/deepgram/aura-2-en");
+    expect(audio.voice).toBe("luna");
+    expect(ai.calls).toEqual([
+      { model: "@cf/deepgram/aura-2-en", inputs: { text: SENTENCE, speaker: "luna", encoding: "mp3" } },
+    ]);
+    // The fake speaks one frame a character (after its tag and Info frame): all of them arrive.
+    expect(mp3Frames(audio.bytes).length).toBe(SENTENCE.length + 1);
+  });
+
+  it("maps each format to Aura's encoding and container, and answers its type", async () => {
+    const cases = [
+      ["wav", { encoding: "linear16", container: "wav", sample_rate: 24_000 }, "audio/wav"],
+      ["pcm", { encoding: "linear16", container: "none", sample_rate: 24_000 }, "audio/pcm"],
+      ["flac", { encoding: "flac" }, "audio/flac"],
+      ["opus", { encoding: "opus", container: "ogg" }, "audio/ogg"],
+      ["mp3", { encoding: "mp3" }, "audio/mpeg"],
+    ] as const;
+    for (const [format, inputs, contentType] of cases) {
+      const { ai, ctx } = withAi();
+      const audio = audioOf(await runParsed(speak, { input: SENTENCE, response_format: format, voice: "zeus" }, ctx));
+      expect(ai.calls[0]?.inputs, format).toEqual({ text: SENTENCE, speaker: "zeus", ...inputs });
+      expect(audio.contentType, format).toBe(contentType);
+    }
+    const { ctx } = withAi();
+    const wav = wavFacts(audioOf(await runParsed(speak, { input: SENTENCE, response_format: "wav" }, ctx)).bytes);
+    expect(wav.sampleRate).toBe(24_000);
+    expect(wav.data.length).toBe(SENTENCE.length * 480 * 2);
+  });
+
+  it("answers OpenAI's voice names with Aura's voice of the same gender", async () => {
+    const { ai, ctx } = withAi();
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "onyx" }, ctx)).voice).toBe("orion");
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "shimmer" }, ctx)).voice).toBe("luna");
+    expect(ai.calls.map((call) => call.inputs.speaker)).toEqual(["orion", "luna"]);
+  });
+
+  it("splits a long text at sentence ends within Aura's limit and joins the MP3 frame by frame", async () => {
+    const { ai, ctx } = withAi();
+    const text = Array.from({ length: 110 }, (_, i) => `Sentence number ${i + 1} is spoken here.`).join(" ");
+    expect(text.length).toBeGreaterThan(3600);
+    expect(text.length).toBeLessThanOrEqual(4096);
+    const audio = audioOf(await runParsed(speak, { input: text }, ctx));
+    expect(ai.calls.length).toBe(3);
+    const pieces = ai.calls.map((call) => String(call.inputs.text));
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(1800);
+      expect(piece).toMatch(/^Sentence number \d+ is spoken here\..*\.$/);
+    }
+    expect(pieces.join(" ")).toBe(text);
+    // One file: each piece's frames, without the pieces' tags and Info frames.
+    const frames = mp3Frames(audio.bytes);
+    expect(frames[0]?.offset).toBe(0);
+    expect(frames.length).toBe(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    expect(frames.at(-1)!.offset + frames.at(-1)!.length).toBe(audio.bytes.length);
+    expect(mp3Duration(audio.bytes)).toBeCloseTo((frames.length * 576) / 24_000, 5);
+  });
+
+  it("joins a long text's WAV pieces under one header, in order, even from streamed headers", async () => {
+    const { ai, ctx } = withAi(fakeSpeechModels({ streamedWavSizes: true }));
+    const text = Array.from({ length: 110 }, (_, i) => `Sentence number ${i + 1} is spoken here.`).join(" ");
+    const wav = wavFacts(audioOf(await runParsed(speak, { input: text, response_format: "wav" }, ctx)).bytes);
+    const lengths = ai.calls.map((call) => String(call.inputs.text).length * 480);
+    expect(wav.data.length).toBe(lengths.reduce((sum, n) => sum + n, 0) * 2);
+    // The fake's samples carry their call's number: 1s, then 2s, then 3s.
+    const samples = new Int16Array(wav.data.slice().buffer);
+    expect(samples[0]).toBe(1);
+    expect(samples[lengths[0]! - 1]).toBe(1);
+    expect(samples[lengths[0]!]).toBe(2);
+    expect(samples[lengths[0]! + lengths[1]!]).toBe(3);
+    expect(samples.at(-1)).toBe(3);
+  });
+
+  it("refuses FLAC and Opus for a text Aura cannot speak in one call, at response_format", async () => {
+    const { ai, ctx } = withAi();
+    const text = `${SENTENCE} `.repeat(50);
+    expectFieldProblem(
+      await runParsed(speak, { input: text, response_format: "flac" }, ctx),
+      "response_format",
+      /up to 1800/,
+    );
+    expect(ai.calls).toEqual([]);
+  });
+
+  it("speaks other languages with MeloTTS, MP3 from its base64 JSON, and refuses other formats for them", async () => {
+    const { ai, ctx } = withAi();
+    const audio = audioOf(await runParsed(speak, { input: "Bonjour à tous.", language: "fr-FR" }, ctx));
+    expect(audio.engine).toBe("workers-ai/@cf/myshell-ai/melotts");
+    expect(audio.voice).toBe("melotts-fr");
+    expect(audio.contentType).toBe("audio/mpeg");
+    expect(ai.calls).toEqual([{ model: "@cf/myshell-ai/melotts", inputs: { prompt: "Bonjour à tous.", lang: "fr" } }]);
+    expect(mp3Frames(audio.bytes).length).toBe("Bonjour à tous.".length + 1);
+    await runParsed(speak, { input: "こんにちは。", language: "ja" }, ctx);
+    expect(ai.calls.at(-1)?.inputs.lang).toBe("jp");
+    expectFieldProblem(
+      await runParsed(speak, { input: "Hola.", language: "es", response_format: "wav" }, ctx),
+      "response_format",
+      /MP3 only/,
+    );
+    expectFieldProblem(await runParsed(speak, { input: "Habari.", language: "sw" }, ctx), "language");
+  });
+
+  it("refuses a speed or a pitch the models cannot change, at the field, without calling them", async () => {
+    const { ai, ctx } = withAi();
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, speed: 1.5 }, ctx), "speed", /own pace/);
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, pitch: 70 }, ctx), "pitch");
+    expect(ai.calls).toEqual([]);
+  });
+
+  it("answers the model's failure as 502 engine-failed with its reason", async () => {
+    const { ctx } = withAi(fakeSpeechModels({ fail: true }));
+    expectProblem(await runParsed(speak, { input: SENTENCE }, ctx), "engine-failed", /InferenceUpstreamError: 3010/);
+  });
+
+  it("lists Aura's and MeloTTS's voices and all five formats", async () => {
+    const { ctx } = withAi();
+    const result = await runParsed(voices, {}, ctx);
+    if (result.kind !== "json") throw new Error(result.kind);
+    const body = result.body as {
+      engine: string;
+      formats: string[];
+      voices: { id: string; language: string; gender: string | null }[];
+    };
+    expect(body.engine).toBe("workers-ai");
+    expect(body.formats).toEqual(["mp3", "wav", "opus", "flac", "pcm"]);
+    expect(body.voices).toContainEqual({
+      id: "luna",
+      name: "Luna (Deepgram Aura 2)",
+      language: "en-US",
+      gender: "female",
+    });
+    expect(body.voices).toContainEqual({ id: "melotts-fr", name: "French (MeloTTS)", language: "fr", gender: null });
+    expect(body.voices.filter((voice) => voice.id.startsWith("melotts-")).length).toBe(5);
+  });
+});
+
+describe("text-to-speech with no engine", () => {
+  it("answers 503 engine-unavailable naming the AI binding, for speech and for voices", async () => {
+    const ctx = createTestContext({ media: {} });
+    expectProblem(await runParsed(speak, { input: SENTENCE }, ctx), "engine-unavailable", /AI binding.*ENGINES/);
+    const listed = await runParsed(voices, {}, ctx);
+    expectProblem(listed, "engine-unavailable");
+    if (listed.kind === "problem") expect(listed.extensions?.binding).toBe("AI");
+  });
+});
+
+describe("text-to-speech through the gateway", () => {
+  it("answers the WAV to a Premium key, and as JSON with ?as=json", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const response = await callHosted(SELF, "POST", "/api/v1/text-to-speech", { key, body: { input: "Hello." } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("audio/wav");
+    expect(response.headers.get("x-engine")).toBe("mespeak");
+    wavFacts(new Uint8Array(await response.arrayBuffer()));
+    const asJson = await callHosted(SELF, "POST", "/api/v1/text-to-speech?as=json", { key, body: { text: "Hello." } });
+    const body = await asJson.json<{ data: string; mimeType: string; size: number }>();
+    expect(body.mimeType).toBe("audio/wav");
+    const bytes = Uint8Array.from(atob(body.data), (c) => c.charCodeAt(0));
+    expect(bytes.length).toBe(body.size);
+    wavFacts(bytes);
+  });
+
+  it("lists the voices at GET /voices, and refuses a Free key (premium API)", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const listed = await callHosted(SELF, "GET", "/api/v1/text-to-speech/voices", { key });
+    expect(listed.status).toBe(200);
+    const body = await listed.json<{ engine: string; voices: unknown[] }>();
+    expect(body.engine).toBe("mespeak");
+    expect(body.voices.length).toBeGreaterThan(40);
+    const free = await createAccountWithKey(env.DB, { planId: "free" });
+    await expectProblemResponse(
+      await callHosted(SELF, "POST", "/api/v1/text-to-speech", { key: free.key, body: { input: "Hello." } }),
+      403,
+      "plan-required",
+    );
+  });
+
+  it("answers a too-long input as 422 naming input", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const response = await callHosted(SELF, "POST", "/api/v1/text-to-speech", {
+      key,
+      body: { input: "a".repeat(MAX_INPUT_CHARS + 1) },
+    });
+    const body = await expectProblemResponse(response, 422, "invalid-input");
+    expect(Object.keys(body.errors as object)).toEqual(["input"]);
+  });
+});
