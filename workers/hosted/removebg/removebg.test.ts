@@ -222,6 +222,24 @@ describe("removebg: the classic engine, end to end", () => {
     expect(intersectionOverUnion(alpha, scene.truth)).toBeGreaterThanOrEqual(0.95);
   });
 
+  it("cuts the largest PNG it takes (9 megapixels) to the full size's 3 megapixels without the engine isolate failing", async () => {
+    // Painted directly (no supersampling): 9 million pixels through drawScene would take long.
+    const side = 3000;
+    const data = new Uint8Array(side * side * 4);
+    for (let y = 0; y < side; y++) {
+      for (let x = 0; x < side; x++) {
+        const inside = (x - 1500) ** 2 + (y - 1400) ** 2 < 900 ** 2;
+        data.set(inside ? [30, 60, 150, 255] : [236, 236, 240, 255], (y * side + x) * 4);
+      }
+    }
+    const result = await run({ image_file: asFile(encodePng({ width: side, height: side, data })) });
+    const image = decodeAnswer(result);
+    expect(image.width * image.height).toBeLessThanOrEqual(3_000_000);
+    expect(image.width).toBe(image.height);
+    expect(pixel(image, 2, 2)[3]).toBe(0);
+    expect(pixel(image, image.width >> 1, image.height >> 1)).toEqual([30, 60, 150, 255]);
+  });
+
   it("refuses a photo-like image with 422 reason border-too-varied rather than a bad cut", async () => {
     const result = await run({ image_file: asFile(encodePng(texture(300, 200))) });
     expectProblem(result, "invalid-input", /border is not a plain or gently shaded background/);
