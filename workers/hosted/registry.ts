@@ -173,7 +173,7 @@ export const HOSTED_APIS = [
     aliases: [],
     name: "Audio to Text",
     group: "premium",
-    description: "Transcribe speech in WAV, MP3, M4A or WebM into text, SRT or VTT with timestamps.",
+    description: "Transcribe speech in WAV, MP3, M4A, WebM, Ogg or FLAC into text, SRT or VTT with timestamps.",
     icon: "mic",
   },
   {
