@@ -21,8 +21,8 @@
  *    PDF with each engine this machine has (pdfmake always; the local Chromium when Debian's
  *    `chromium` is installed, started here and handed to the engine Worker as production hands
  *    it Browser Rendering), OCR of a 1000×300 image of English text, parsing a two-page PDF
- *    résumé (made by the HTML-to-PDF API in the same run), and Remove Background's classic
- *    cut-out of a 1024² image.
+ *    résumé (made by the HTML-to-PDF API in the same run), Remove Background's classic
+ *    cut-out of a 1024² image, and Text to Audio's meSpeak speaking 200 characters.
  *
  * Keys rotate over Premium accounts (BENCH_ACCOUNTS, default 64) so the per-second limit
  * (8 a second per account) does not cap the throughput being measured; a call refused anyway
@@ -658,7 +658,21 @@ async function benchDocuments(key: (i: number) => string, hasChromium: boolean) 
     return fetch(`${BASE}/api/v1/removebg`, { method: "POST", headers: { "x-api-key": key(i + 9500) }, body: form });
   };
   console.log(await timeCalls("removebg: classic cut-out of a 1024² image", cutout, 15));
+
+  // Text to Audio's embedded engine, meSpeak (the main Worker here has no AI binding): WAV.
+  const speech = (i: number) =>
+    fetch(`${BASE}/api/v1/text-to-speech`, {
+      method: "POST",
+      headers: { "x-api-key": key(i + 9700), "content-type": "application/json" },
+      body: JSON.stringify({ input: TTS_TEXT, response_format: "wav" }),
+    });
+  console.log(await timeCalls(`text-to-speech: meSpeak, ${TTS_TEXT.length} characters`, speech, 15));
 }
+
+/** 200 characters of English, two sentences: what the bench has meSpeak speak. */
+const TTS_TEXT =
+  "Portico speaks this text with meSpeak inside its engine Worker, offline and robotic but real. " +
+  "The benchmark times these two hundred characters, from the request to the very last byte of each WAV file.";
 
 /** A 1024² product shot: a disc and a star on a light grey backdrop with a little noise, as the cut-out tests draw. */
 async function makeCutoutPng(size: number): Promise<Uint8Array> {
