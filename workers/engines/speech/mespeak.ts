@@ -18,7 +18,9 @@
  * The package's code uses no eval or `new Function` (checked: workerd refuses both, and these
  * tests run it in workerd).
  */
-import ESpeak, { type ESpeakInstance } from "mespeak/src/ESpeak.js";
+// The package's src/ESpeak.js as an ES module in UTF-8, written by scripts/engine-assets.ts
+// (the original's Latin-1 comments stop Vite's bundler).
+import ESpeak, { type ESpeakInstance } from "./assets/espeak.js";
 import config from "mespeak/src/mespeak_config.json";
 import { FEMALE_VARIANT, type MespeakVoiceFile } from "./voices";
 
