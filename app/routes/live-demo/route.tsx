@@ -10,6 +10,7 @@ import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { CutoutPreview } from "~/components/cutout-preview";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
+import { SpeechVoicePicker } from "~/components/speech-voice-picker";
 import { TranscriptView } from "~/components/transcript-view";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
@@ -69,6 +70,8 @@ const SHOWN_HEADERS = [
   // Which engine made a document and how many pages it has (HTML to PDF, Image to Text).
   "x-engine",
   "x-page-count",
+  // The voice that spoke (Text to Audio).
+  "x-voice",
 ];
 
 function fillPath(path: string, input: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
@@ -354,6 +357,9 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
             />
           </div>
+          {api.slug === "text-to-speech" && operation.id === "speakText" && (
+            <SpeechVoicePicker apiKey={apiKey} inputText={inputText} onInput={setInputText} />
+          )}
           {operation.fileFields.map((field) => (
             <div key={field}>
               <label htmlFor={`demo-file-${field}`} className="block text-sm font-medium">
