@@ -7,7 +7,7 @@
 import { documentFailure, type SpeechOutcome, type SpeechRequest, type Voice } from "~workers/hosted/capabilities";
 import { joinWav, splitText } from "~workers/hosted/text-to-speech/audio";
 import { Mespeak } from "./mespeak";
-import { MESPEAK_VOICES, type MespeakVoice } from "./voices";
+import { MAX_AUDIO_SECONDS, MESPEAK_VOICES, type MespeakVoice } from "./voices";
 
 export const MESPEAK_ENGINE = "mespeak";
 
@@ -20,6 +20,8 @@ export const MIN_SPEED = MIN_WPM / NORMAL_WPM;
 
 /** Characters spoken per eSpeak call: about 30 s of speech, a few MB of samples in its runtime. */
 const PIECE_CHARS = 400;
+
+const SAMPLE_RATE = 22_050;
 
 let engine: Mespeak | null = null;
 
@@ -79,9 +81,20 @@ export async function synthesizeWithMespeak(request: SpeechRequest): Promise<Spe
   }
   const synth = mespeak();
   await synth.load(voice.file);
-  const pieces = splitText(request.text, PIECE_CHARS).map((piece) =>
-    synth.speak(piece, voice, wordsPerMinute, request.pitch),
-  );
+  const pieces: Uint8Array[] = [];
+  let bytes = 0;
+  for (const piece of splitText(request.text, PIECE_CHARS)) {
+    const wav = synth.speak(piece, voice, wordsPerMinute, request.pitch);
+    bytes += wav.length - 44;
+    if (bytes > MAX_AUDIO_SECONDS * SAMPLE_RATE * 2) {
+      return documentFailure(
+        "invalid-input",
+        `This text would be more than ${MAX_AUDIO_SECONDS / 60} minutes of speech at this speed: send less text, or a higher speed.`,
+        { field: "input" },
+      );
+    }
+    pieces.push(wav);
+  }
   const audio = pieces.length > 0 ? joinWav(pieces) : null;
   if (!audio) return documentFailure("engine-failed", "meSpeak answered no audio for this text.");
   return { ok: true, audio, format: "wav", contentType: "audio/wav", voice: voice.id, engine: MESPEAK_ENGINE };

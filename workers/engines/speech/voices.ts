@@ -15,6 +15,14 @@ export interface MespeakVoice extends Voice {
   variant?: string;
 }
 
+/**
+ * The longest answer: 4 096 characters of prose at the slowest speed take about 9 minutes, but
+ * text eSpeak reads out symbol by symbol ("9 9 9 …", 2 048 words) would take 25: 70 MB of
+ * samples in an isolate of 128, and more than RPC carries (32 MiB). Past this the call stops
+ * and says so; 10 minutes of 22 050 Hz 16-bit mono is 26.5 MB.
+ */
+export const MAX_AUDIO_SECONDS = 600;
+
 /** eSpeak's own female variant (meSpeak's `f2`): raised pitch and formants. */
 export const FEMALE_VARIANT = "f2";
 
