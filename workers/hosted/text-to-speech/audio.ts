@@ -23,28 +23,34 @@ const SENTENCE_END = /([.!?;…。！？；।]+["'”’)\]]*)(\s+|$)|(\n\s*\n)
 export function splitText(text: string, maxChars: number): string[] {
   const trimmed = text.trim();
   if (trimmed.length <= maxChars) return trimmed ? [trimmed] : [];
+  // Each sentence with the whitespace that follows it, so packing keeps the text's own spacing
+  // (none between CJK sentences, a space or a line break between others).
   const sentences: string[] = [];
   let start = 0;
   for (const match of trimmed.matchAll(SENTENCE_END)) {
     const end = (match.index ?? 0) + match[0].length;
-    const sentence = trimmed.slice(start, end).trim();
-    if (sentence) sentences.push(sentence);
+    if (end > start) sentences.push(trimmed.slice(start, end));
     start = end;
   }
-  const rest = trimmed.slice(start).trim();
-  if (rest) sentences.push(rest);
+  if (start < trimmed.length) sentences.push(trimmed.slice(start));
 
   const pieces: string[] = [];
   let current = "";
-  for (const sentence of sentences.flatMap((s) => cutLong(s, maxChars))) {
-    if (!current) current = sentence;
-    else if (current.length + 1 + sentence.length <= maxChars) current += ` ${sentence}`;
+  const flush = () => {
+    if (current.trim()) pieces.push(current.trim());
+    current = "";
+  };
+  for (const sentence of sentences) {
+    if (sentence.trim().length > maxChars) {
+      flush();
+      pieces.push(...cutLong(sentence.trim(), maxChars));
+    } else if ((current + sentence).trim().length <= maxChars) current += sentence;
     else {
-      pieces.push(current);
+      flush();
       current = sentence;
     }
   }
-  if (current) pieces.push(current);
+  flush();
   return pieces;
 }
 
