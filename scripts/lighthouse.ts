@@ -28,8 +28,10 @@
  *   for assets, and vite preview applies it only behind an experimental switch; so when the
  *   build has one (`build/client/_headers`), the proxy applies that file's rules to asset
  *   responses, as production would — the same file, not a copy of its rules.
- * The edge also speaks HTTP/2 over TLS; this serves HTTP/1.1 on plain http, which Lighthouse's
- * simulation costs about the same (a new connection per parallel request, no TLS handshake).
+ * Left as they are: the edge speaks HTTP/2 or 3 over TLS, this HTTP/1.1 on plain http (Lighthouse
+ * simulates the connections it observes, so this costs more connections and no TLS round trips:
+ * small, and in opposite directions); and vite preview's own CORS middleware adds `Vary: Origin`,
+ * which the edge does not and which no audit reads.
  *
  * The dashboard is measured signed in: an account is made as the browser tests make one (sign
  * up, open the confirmation link from the development outbox) and its session cookie is sent
