@@ -15,10 +15,33 @@ import {
   MP3_FRAME_BYTES,
   MP3_FRAME_SECONDS,
 } from "../../../tests/audio-fixtures";
-import { readWav, sniffAudio, walkMp3 } from "./sniff";
+import { readWav, sniffAudio, walkUploadedMp3 as walkMp3 } from "./sniff";
 import { splitAudio, type AudioPiece } from "./split";
 
 const text = (value: string) => new TextEncoder().encode(value);
+
+/** A 1 s, 16 kHz, 16-bit mono WAV written as WAVE_FORMAT_EXTENSIBLE with the given SubFormat. */
+function extensibleWav(subFormat: number): Uint8Array {
+  const plain = makeWav({ seconds: 1 });
+  const samples = plain.subarray(44);
+  const out = new Uint8Array(12 + 8 + 40 + 8 + samples.length);
+  const view = new DataView(out.buffer);
+  out.set(text("RIFF"), 0);
+  view.setUint32(4, out.length - 8, true);
+  out.set(text("WAVEfmt "), 8);
+  view.setUint32(16, 40, true);
+  out.set(plain.subarray(20, 36), 20); // tag, channels, rate, byte rate, block align, bits
+  view.setUint16(20, 0xfffe, true);
+  view.setUint16(36, 22, true); // cbSize
+  view.setUint16(38, 16, true); // valid bits
+  view.setUint32(40, 4, true); // channel mask: front centre
+  view.setUint16(44, subFormat, true); // the GUID's first two bytes; the rest is the fixed suffix
+  out.set([0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xaa, 0, 0x38, 0x9b, 0x71], 46);
+  out.set(text("data"), 60);
+  view.setUint32(64, samples.length, true);
+  out.set(samples, 68);
+  return out;
+}
 
 function expectFailure(result: unknown, problem: string, reason?: string) {
   expect(result).toMatchObject({ ok: false, problem, ...(reason && { extensions: { reason } }) });
@@ -85,6 +108,18 @@ describe("sniffing", () => {
     const speex = makeOggOpus(1);
     speex.set(text("Speex   "), 28);
     expect((sniffAudio(speex) as { detail: string }).detail).toMatch(/Speex stream/);
+  });
+
+  it("reads an extensible WAV's codec from its SubFormat: PCM is read, compressed audio refused with 415", () => {
+    expect(sniffAudio(extensibleWav(0x0001))).toMatchObject({ ok: true, container: "wav", codec: "pcm", duration: 1 });
+    expect(sniffAudio(extensibleWav(0x0003))).toMatchObject({ ok: true, codec: "float" });
+    // MPEG Layer III (0x55) in an extensible WAV is not whole blocks of samples: cutting it would corrupt it.
+    expectFailure(sniffAudio(extensibleWav(0x0055)), "unsupported-media-type");
+    expect((sniffAudio(extensibleWav(0x0055)) as { detail: string }).detail).toMatch(/0x0055/);
+  });
+
+  it("treats an M4A whose mvhd says 0 (fragmented MP4: Safari's MediaRecorder, DASH) as of unknown length", () => {
+    expect(sniffAudio(makeM4a({ seconds: 0 }))).toEqual({ ok: true, container: "m4a", codec: null, duration: null });
   });
 
   it("refuses a file that starts like audio but is damaged or cut short with 422 unreadable-document", () => {

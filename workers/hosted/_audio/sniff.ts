@@ -7,6 +7,8 @@
  * audio we read is 415, so no model is called on bytes that cannot be speech.
  */
 import { documentFailure as failure, type AudioContainer, type DocumentFailure } from "~workers/hosted/capabilities";
+import { frameHeader, id3Size, mp3Seconds, walkMp3, type Mp3Layout } from "./mp3";
+import { ascii, readWavLayout, type WavLayout } from "./wav";
 
 export const AUDIO_FORMATS_TEXT = "WAV, MP3, M4A (MP4 audio), WebM, Ogg (Opus, Vorbis or FLAC) or FLAC";
 
@@ -18,9 +20,6 @@ export interface AudioInfo {
   /** The codec inside, where the container names it (`pcm`, `opus`, `vorbis`, `flac`, `mp3`…). */
   codec: string | null;
 }
-
-const ascii = (bytes: Uint8Array, at: number, length: number): string =>
-  at + length > bytes.length ? "" : String.fromCharCode(...bytes.subarray(at, at + length));
 
 const u16le = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u32le = (b: Uint8Array, at: number) =>
@@ -39,199 +38,43 @@ const WAV_CODECS: Record<number, string> = {
   3: "float",
   6: "alaw",
   7: "mulaw",
-  0xfffe: "extensible",
 };
 
-export interface WavLayout {
-  ok: true;
+export interface WavInfo extends WavLayout {
   codec: string;
-  channels: number;
-  sampleRate: number;
-  blockAlign: number;
-  bitsPerSample: number;
-  /** The whole `fmt ` chunk (id, size and body), copied into each chunk's header when split. */
-  fmtChunk: Uint8Array;
-  /** Where the samples start, and how many bytes of whole blocks there are. */
-  dataOffset: number;
-  dataBytes: number;
 }
 
 /**
- * The `fmt ` and `data` chunks of a RIFF WAVE file. A `data` size larger than the file (a
- * recording cut off, or a streaming writer's 0 or 0xFFFFFFFF) is read as "to the end".
+ * A WAV's layout (wav.ts) under this API's policy: a codec whose samples are whole blocks, a
+ * sane rate, and some samples; anything else refused with the problem the caller reads.
  */
-export function readWav(bytes: Uint8Array): WavLayout | DocumentFailure {
-  if (ascii(bytes, 0, 4) !== "RIFF" || ascii(bytes, 8, 4) !== "WAVE") {
-    return unreadable("a WAV", "its RIFF header is missing");
+export function readWav(bytes: Uint8Array): WavInfo | DocumentFailure {
+  const layout = readWavLayout(bytes);
+  if (!layout.ok) return unreadable("a WAV", layout.why, layout.reason);
+  const codec = layout.formatTag === null ? undefined : WAV_CODECS[layout.formatTag];
+  if (!codec) {
+    const tag =
+      layout.formatTag === null
+        ? "(extensible, with no SubFormat)"
+        : `0x${layout.formatTag.toString(16).padStart(4, "0")}`;
+    return failure(
+      "unsupported-media-type",
+      `The WAV holds audio in codec ${tag}, which is not read: send PCM or float WAV, or ${AUDIO_FORMATS_TEXT.replace("WAV, ", "")}.`,
+    );
   }
-  let fmt: Omit<WavLayout, "ok" | "dataOffset" | "dataBytes"> | null = null;
-  let at = 12;
-  // A RIFF file is a list of chunks; a file of thousands is not audio but a trap, so stop early.
-  for (let count = 0; count < 1000 && at + 8 <= bytes.length; count++) {
-    const id = ascii(bytes, at, 4);
-    const size = u32le(bytes, at + 4);
-    const body = at + 8;
-    if (id === "fmt ") {
-      if (size < 16 || body + size > bytes.length) return unreadable("a WAV", "its fmt chunk is cut short");
-      const tag = u16le(bytes, body);
-      const codec = WAV_CODECS[tag];
-      if (!codec) {
-        return failure(
-          "unsupported-media-type",
-          `The WAV holds audio in codec 0x${tag.toString(16).padStart(4, "0")}, which is not read: send PCM or float WAV, or ${AUDIO_FORMATS_TEXT.replace("WAV, ", "")}.`,
-        );
-      }
-      const channels = u16le(bytes, body + 2);
-      const sampleRate = u32le(bytes, body + 4);
-      const blockAlign = u16le(bytes, body + 12);
-      const bitsPerSample = u16le(bytes, body + 14);
-      if (channels === 0 || sampleRate === 0 || blockAlign === 0 || sampleRate > 384_000) {
-        return unreadable(
-          "a WAV",
-          `its fmt chunk names ${channels} channels at ${sampleRate} Hz in ${blockAlign}-byte blocks`,
-        );
-      }
-      fmt = { codec, channels, sampleRate, blockAlign, bitsPerSample, fmtChunk: bytes.slice(at, body + size) };
-    } else if (id === "data") {
-      if (!fmt) return unreadable("a WAV", "its samples come before its fmt chunk");
-      const available = bytes.length - body;
-      const declared = size === 0 || size === 0xffffffff ? available : Math.min(size, available);
-      const dataBytes = declared - (declared % fmt.blockAlign);
-      if (dataBytes === 0) return unreadable("a WAV", "it holds no samples", "no-audio");
-      return { ok: true, ...fmt, dataOffset: body, dataBytes };
-    }
-    at = body + size + (size % 2);
+  if (layout.sampleRate > 384_000) {
+    return unreadable("a WAV", `its fmt chunk names ${layout.channels} channels at ${layout.sampleRate} Hz`);
   }
-  return unreadable("a WAV", fmt ? "it has no data chunk" : "it has no fmt chunk", "truncated");
+  if (layout.dataBytes === 0) return unreadable("a WAV", "it holds no samples", "no-audio");
+  return { ...layout, codec };
 }
 
 // ---- MP3 ----
 
-const MP3_BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MP3_BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const MP3_RATES: Record<number, number[]> = {
-  3: [44100, 48000, 32000],
-  2: [22050, 24000, 16000],
-  0: [11025, 12000, 8000],
-};
-
-interface FrameHeader {
-  /** 3 MPEG-1, 2 MPEG-2, 0 MPEG-2.5. */
-  version: number;
-  sampleRate: number;
-  size: number;
-  samples: number;
-  mono: boolean;
-}
-
-/** An MPEG audio Layer III frame header at `at`, or null. */
-function frameHeader(bytes: Uint8Array, at: number): FrameHeader | null {
-  if (at + 4 > bytes.length) return null;
-  const [b0, b1, b2, b3] = [bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!];
-  if (b0 !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
-  const version = (b1 >> 3) & 3;
-  if (version === 1 || ((b1 >> 1) & 3) !== 1) return null; // reserved version; not Layer III
-  const bitrateIndex = b2 >> 4;
-  const rateIndex = (b2 >> 2) & 3;
-  if (bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null; // free format; bad
-  const sampleRate = MP3_RATES[version]![rateIndex]!;
-  const kbps = (version === 3 ? MP3_BITRATES_V1 : MP3_BITRATES_V2)[bitrateIndex]!;
-  const padding = (b2 >> 1) & 1;
-  const size = Math.floor(((version === 3 ? 144_000 : 72_000) * kbps) / sampleRate) + padding;
-  return { version, sampleRate, size, samples: version === 3 ? 1152 : 576, mono: b3 >> 6 === 3 };
-}
-
-export interface Mp3Layout {
-  ok: true;
-  sampleRate: number;
-  /** Each audio frame's offset and size, in order (a Xing/Info/VBRI tag frame left out). */
-  offsets: number[];
-  sizes: number[];
-  samplesPerFrame: number;
-}
-
-/** The size of the ID3v2 tags at `at` (there may be several), 0 if none. */
-export function id3Size(bytes: Uint8Array, at = 0): number {
-  let total = 0;
-  while (ascii(bytes, at + total, 3) === "ID3" && at + total + 10 <= bytes.length) {
-    const base = at + total;
-    const size =
-      ((bytes[base + 6]! & 0x7f) << 21) |
-      ((bytes[base + 7]! & 0x7f) << 14) |
-      ((bytes[base + 8]! & 0x7f) << 7) |
-      (bytes[base + 9]! & 0x7f);
-    total += 10 + size + (bytes[base + 5]! & 0x10 ? 10 : 0);
-  }
-  return total;
-}
-
-/** Whether a frame at `at` is followed by another of the same stream (or by the file's end). */
-function frameChains(bytes: Uint8Array, at: number, first: FrameHeader): boolean {
-  const next = at + first.size;
-  if (next >= bytes.length - 4) return next <= bytes.length;
-  const header = frameHeader(bytes, next);
-  return !!header && header.version === first.version && header.sampleRate === first.sampleRate;
-}
-
-/** Largest stretch searched for the first frame, and the share of the file that may be junk. */
-const MP3_FIRST_FRAME_SEARCH = 64 * 1024;
-const MP3_MAX_JUNK_SHARE = 0.1;
-
-/**
- * Every Layer III frame of an MP3, walked header by header (no decoding): the sample rate, and
- * where each frame is, so the file can be cut between frames. Bytes that are not frames (a
- * damaged stretch) are skipped to the next frame that chains; more than a tenth of the file
- * skipped is a damaged file.
- */
-export function walkMp3(bytes: Uint8Array): Mp3Layout | DocumentFailure {
-  let at = id3Size(bytes);
-  const searchEnd = Math.min(bytes.length, at + MP3_FIRST_FRAME_SEARCH);
-  let first: FrameHeader | null = null;
-  for (; at < searchEnd; at++) {
-    const header = frameHeader(bytes, at);
-    if (header && frameChains(bytes, at, header)) {
-      first = header;
-      break;
-    }
-  }
-  if (!first) return unreadable("an MP3", "no MPEG audio frame was found in it");
-  const offsets: number[] = [];
-  const sizes: number[] = [];
-  let junk = 0;
-  const maxJunk = bytes.length * MP3_MAX_JUNK_SHARE;
-  // A Xing/Info/VBRI frame carries the encoder's table of contents, not sound.
-  const sideInfo = first.version === 3 ? (first.mono ? 17 : 32) : first.mono ? 9 : 17;
-  const tag = ascii(bytes, at + 4 + sideInfo, 4);
-  if (tag === "Xing" || tag === "Info" || ascii(bytes, at + 36, 4) === "VBRI") at += first.size;
-  while (at + 4 <= bytes.length) {
-    const header = frameHeader(bytes, at);
-    if (header && header.version === first.version && header.sampleRate === first.sampleRate) {
-      if (at + header.size > bytes.length) break; // the last frame cut short: dropped
-      offsets.push(at);
-      sizes.push(header.size);
-      at += header.size;
-      continue;
-    }
-    // What may end an MP3: an ID3v1 tag, an APE tag, Lyrics3, or an ID3v2 tag appended.
-    const rest = ascii(bytes, at, 8);
-    if (rest.startsWith("TAG") || rest === "APETAGEX" || rest.startsWith("LYRICS") || rest.startsWith("ID3")) break;
-    // Damaged bytes: skip to the next frame that chains, giving up once too much is skipped
-    // (so 25 MB of noise after one frame is not searched byte by byte to its end).
-    let next = at + 1;
-    while (next + 4 <= bytes.length && junk + (next - at) <= maxJunk) {
-      const candidate = frameHeader(bytes, next);
-      if (candidate && candidate.sampleRate === first.sampleRate && frameChains(bytes, next, candidate)) break;
-      next++;
-    }
-    junk += next - at;
-    at = next;
-    if (junk > maxJunk) break;
-  }
-  if (offsets.length === 0) return unreadable("an MP3", "it holds no whole audio frame", "no-audio");
-  if (junk > maxJunk) {
-    return unreadable("an MP3", "over a tenth of it is not MPEG audio frames (damaged)");
-  }
-  return { ok: true, sampleRate: first.sampleRate, offsets, sizes, samplesPerFrame: first.samples };
+/** Every Layer III frame of an uploaded MP3, damage tolerated up to a tenth of the file (mp3.ts). */
+export function walkUploadedMp3(bytes: Uint8Array): Mp3Layout | DocumentFailure {
+  const layout = walkMp3(bytes, { tolerant: true });
+  return layout.ok ? layout : unreadable("an MP3", layout.why, layout.reason);
 }
 
 // ---- FLAC ----
@@ -338,7 +181,10 @@ function readMp4(bytes: Uint8Array): AudioInfo | DocumentFailure {
         version === 1
           ? [u32be(bytes, inner + 28), u32be(bytes, inner + 32) * 2 ** 32 + u32be(bytes, inner + 36)]
           : [u32be(bytes, inner + 20), u32be(bytes, inner + 24)];
-      const known = timescale > 0 && inner + (version === 1 ? 40 : 28) <= moov.end && duration !== 0xffffffff;
+      // A fragmented MP4 (Safari's MediaRecorder, DASH) writes 0 here: its length is in the
+      // fragments, so it is unknown, not zero (a zero would pin every timestamp to 0).
+      const known =
+        timescale > 0 && inner + (version === 1 ? 40 : 28) <= moov.end && duration !== 0 && duration !== 0xffffffff;
       return { ok: true, container: "m4a", codec: null, duration: known ? duration / timescale : null };
     }
     inner += size;
@@ -485,10 +331,9 @@ export function sniffAudio(bytes: Uint8Array): AudioInfo | DocumentFailure {
   }
   if (tagged > 0 || frameHeader(bytes, 0)) {
     if (tagged > bytes.length) return unreadable("an MP3", "its ID3 tag runs past the end of the file", "truncated");
-    const mp3 = walkMp3(bytes);
+    const mp3 = walkUploadedMp3(bytes);
     if (!mp3.ok) return mp3;
-    const samples = mp3.offsets.length * mp3.samplesPerFrame;
-    return { ok: true, container: "mp3", codec: "mp3", duration: samples / mp3.sampleRate };
+    return { ok: true, container: "mp3", codec: "mp3", duration: mp3Seconds(mp3) };
   }
   return failure(
     "unsupported-media-type",

@@ -6,7 +6,8 @@
  * Other containers cannot be cut without demuxing; they are sent whole (the caller bounds them).
  */
 import type { AudioContainer, DocumentFailure } from "~workers/hosted/capabilities";
-import { readWav, walkMp3, type WavLayout } from "./sniff";
+import { readWav, walkUploadedMp3, type WavInfo } from "./sniff";
+import { wavHeader } from "./wav";
 
 export interface AudioPiece {
   bytes: Uint8Array;
@@ -31,29 +32,14 @@ const QUIET_SEARCH_SECONDS = 2;
 /** The window whose loudness is measured when looking for it, in seconds. */
 const QUIET_WINDOW_SECONDS = 0.02;
 
-/** A canonical RIFF header: `RIFF` size `WAVE`, the original `fmt ` chunk, `data` size. */
-function wavHeader(layout: WavLayout, dataBytes: number): Uint8Array {
-  const header = new Uint8Array(12 + layout.fmtChunk.length + 8);
-  const view = new DataView(header.buffer);
-  header.set([0x52, 0x49, 0x46, 0x46], 0); // RIFF
-  view.setUint32(4, header.length - 8 + dataBytes, true);
-  header.set([0x57, 0x41, 0x56, 0x45], 8); // WAVE
-  header.set(layout.fmtChunk, 12);
-  // An odd-sized fmt chunk would need a pad byte; the 16, 18 and 40-byte ones never do.
-  const data = 12 + layout.fmtChunk.length;
-  header.set([0x64, 0x61, 0x74, 0x61], data); // data
-  view.setUint32(data + 4, dataBytes, true);
-  return header;
-}
-
 /**
  * The block at which to end a piece of at most `limitBlocks` from `startBlock`: the quietest
  * 20 ms in the last two seconds for 16-bit PCM (so a cut falls between words, not inside one),
  * else exactly at the limit.
  */
-function cutBlock(bytes: Uint8Array, layout: WavLayout, startBlock: number, limitBlocks: number): number {
+function cutBlock(bytes: Uint8Array, layout: WavInfo, startBlock: number, limitBlocks: number): number {
   const end = startBlock + limitBlocks;
-  if (layout.bitsPerSample !== 16 || (layout.codec !== "pcm" && layout.codec !== "extensible")) return end;
+  if (layout.bitsPerSample !== 16 || layout.codec !== "pcm") return end;
   const window = Math.max(1, Math.round(layout.sampleRate * QUIET_WINDOW_SECONDS));
   const searchFrom = Math.max(
     startBlock + Math.floor(limitBlocks / 2),
@@ -91,7 +77,7 @@ function splitWav(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | Docume
     const end = totalBlocks - start <= limitBlocks ? totalBlocks : cutBlock(bytes, layout, start, limitBlocks);
     const dataBytes = (end - start) * layout.blockAlign;
     const piece = new Uint8Array(headerBytes + dataBytes);
-    piece.set(wavHeader(layout, dataBytes), 0);
+    piece.set(wavHeader(layout.fmtChunk, dataBytes), 0);
     const from = layout.dataOffset + start * layout.blockAlign;
     piece.set(bytes.subarray(from, from + dataBytes), headerBytes);
     pieces.push({ bytes: piece, offset: start / rate, duration: (end - start) / rate });
@@ -101,7 +87,7 @@ function splitWav(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | Docume
 }
 
 function splitMp3(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | DocumentFailure {
-  const layout = walkMp3(bytes);
+  const layout = walkUploadedMp3(bytes);
   if (!layout.ok) return layout;
   const frameSeconds = layout.samplesPerFrame / layout.sampleRate;
   const maxFrames = Math.max(1, Math.floor(limits.maxSeconds / frameSeconds));
