@@ -63,6 +63,14 @@ function pcmOf(samples: number, value: number): Uint8Array {
 export interface FakeSpeechOptions {
   /** Throw for every call (the binding's InferenceUpstreamError). */
   fail?: boolean;
+  /** Throw for every call with this Workers AI error code ("3036: …", as the platform's messages start). */
+  errorCode?: number;
+  /** Answer each call after this many milliseconds (a function of the call's number, from 1). */
+  delayMs?: number | ((callNumber: number) => number);
+  /** Aura's stream starts and then never ends (a stalled connection). */
+  stallStream?: boolean;
+  /** Every answer is these bytes, whatever was asked (a model answering another format). */
+  answerBytes?: Uint8Array;
   /** Aura's streamed WAV with the sizes it cannot know yet written as 0xFFFFFFFF. */
   streamedWavSizes?: boolean;
 }
@@ -73,12 +81,34 @@ export function fakeSpeechModels(options: FakeSpeechOptions = {}): FakeSpeechMod
     calls,
     async run(model, inputs) {
       calls.push({ model, inputs });
+      const callNumber = calls.length;
+      const delay = typeof options.delayMs === "function" ? options.delayMs(callNumber) : options.delayMs;
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (options.errorCode !== undefined) {
+        throw Object.assign(
+          new Error(
+            `${options.errorCode}: You have used up your daily free allocation of 10,000 neurons on account 1234.`,
+          ),
+          { name: "InferenceUpstreamError" },
+        );
+      }
       if (options.fail) {
         throw Object.assign(new Error("3010: Invalid or incomplete input for the model"), {
           name: "InferenceUpstreamError",
         });
       }
-      const callNumber = calls.length;
+      if (options.answerBytes) {
+        return model === "@cf/myshell-ai/melotts"
+          ? { audio: bytesToBase64(options.answerBytes) }
+          : new Response(new Uint8Array(options.answerBytes)).body;
+      }
+      if (options.stallStream) {
+        return new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new Uint8Array(16));
+          },
+        });
+      }
       if (model === "@cf/myshell-ai/melotts") {
         const prompt = String(inputs.prompt ?? "");
         return { audio: bytesToBase64(mp3Of(prompt.length, "mpeg1-44k")) };

@@ -3,25 +3,31 @@
  * robotic but real, 22 050 Hz 16-bit mono WAV. Long text is spoken a few sentences at a time
  * (eSpeak's runtime keeps each call's samples as a plain array, 8 bytes a sample at worst) and
  * the pieces' samples are joined under one header.
+ *
+ * Memory (the isolate has 128 MB, shared with OCR and PDF calls): the eSpeak instance's heap
+ * is 50 MB. A long answer drops it before its pieces are joined, so the instance, the pieces
+ * and the joined answer are never all alive at once; the next call builds a fresh instance.
  */
 import { documentFailure, type SpeechOutcome, type SpeechRequest, type Voice } from "~workers/hosted/capabilities";
 import { joinWav, splitText } from "~workers/hosted/text-to-speech/audio";
+import { pickVoice as pickFrom } from "~workers/hosted/text-to-speech/pick-voice";
 import { Mespeak } from "./mespeak";
-import { MAX_AUDIO_SECONDS, MESPEAK_VOICES, type MespeakVoice } from "./voices";
+import {
+  MAX_AUDIO_SECONDS,
+  MESPEAK_ENGINE,
+  MESPEAK_MIN_SPEED,
+  MESPEAK_PIECE_CHARS,
+  MESPEAK_SAMPLE_RATE,
+  MESPEAK_VOICES,
+  MIN_WPM,
+  NORMAL_WPM,
+} from "./voices";
 
-export const MESPEAK_ENGINE = "mespeak";
-
-/** eSpeak's normal pace, words a minute: `speed: 1`. */
-export const NORMAL_WPM = 175;
-/** eSpeak's slowest: below this it speaks at 80 all the same, so a slower `speed` is refused, not ignored. */
-export const MIN_WPM = 80;
-/** The slowest `speed` this engine honours (80 / 175). */
-export const MIN_SPEED = MIN_WPM / NORMAL_WPM;
-
-/** Characters spoken per eSpeak call: about 30 s of speech, a few MB of samples in its runtime. */
-const PIECE_CHARS = 400;
-
-const SAMPLE_RATE = 22_050;
+/**
+ * Answers of more audio than this free the instance before joining: rebuilding it costs the
+ * next call a few tens of milliseconds, holding it costs 50 MB next to the answer.
+ */
+const RELEASE_AFTER_BYTES = 4 * 1024 * 1024;
 
 let engine: Mespeak | null = null;
 
@@ -35,19 +41,8 @@ export function mespeakVoices(): Voice[] {
   return MESPEAK_VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender }));
 }
 
-/** The voice a request names, or its language's first, or English (US)'s: null when none fits. */
-export function pickVoice(request: Pick<SpeechRequest, "voice" | "language">): MespeakVoice | null {
-  if (request.voice) return MESPEAK_VOICES.find((voice) => voice.id === request.voice) ?? null;
-  if (!request.language) return MESPEAK_VOICES[0]!;
-  const wanted = request.language.toLowerCase();
-  return (
-    MESPEAK_VOICES.find((voice) => voice.language.toLowerCase() === wanted) ??
-    MESPEAK_VOICES.find((voice) => voice.language.toLowerCase().split("-")[0] === wanted.split("-")[0]) ??
-    null
-  );
-}
-
 export async function synthesizeWithMespeak(request: SpeechRequest): Promise<SpeechOutcome> {
+  const started = Date.now();
   if (request.format !== "wav") {
     return documentFailure(
       "invalid-input",
@@ -59,34 +54,25 @@ export async function synthesizeWithMespeak(request: SpeechRequest): Promise<Spe
   if (wordsPerMinute < MIN_WPM) {
     return documentFailure(
       "invalid-input",
-      `The embedded engine (meSpeak) speaks no slower than ${MIN_WPM} words a minute: speed must be at least ${MIN_SPEED.toFixed(2)} here.`,
+      `The embedded engine (meSpeak) speaks no slower than ${MIN_WPM} words a minute: speed must be at least ${MESPEAK_MIN_SPEED.toFixed(2)} here.`,
       { field: "speed" },
     );
   }
-  const voice = pickVoice(request);
-  if (!voice) {
-    return request.voice
-      ? documentFailure(
-          "invalid-input",
-          `${request.voice} is not a voice of this engine: see GET /api/v1/text-to-speech/voices.`,
-          {
-            field: "voice",
-          },
-        )
-      : documentFailure(
-          "invalid-input",
-          `The embedded engine (meSpeak) has no voice for ${request.language}: see GET /api/v1/text-to-speech/voices.`,
-          { field: "language" },
-        );
-  }
+  const picked = pickFrom(MESPEAK_VOICES, request, "The embedded engine (meSpeak)");
+  if (!picked.ok) return documentFailure("invalid-input", picked.detail, { field: picked.field });
+  const { voice } = picked;
   const synth = mespeak();
   await synth.load(voice.file);
   const pieces: Uint8Array[] = [];
   let bytes = 0;
-  for (const piece of splitText(request.text, PIECE_CHARS)) {
+  for (const piece of splitText(request.text, MESPEAK_PIECE_CHARS)) {
+    // eSpeak runs synchronously to each piece's end: the time limit is checked between pieces.
+    if (Date.now() - started > request.timeoutMs) {
+      return documentFailure("engine-failed", `meSpeak did not finish within ${request.timeoutMs / 1000} s.`);
+    }
     const wav = synth.speak(piece, voice, wordsPerMinute, request.pitch);
     bytes += wav.length - 44;
-    if (bytes > MAX_AUDIO_SECONDS * SAMPLE_RATE * 2) {
+    if (bytes > MAX_AUDIO_SECONDS * MESPEAK_SAMPLE_RATE * 2) {
       return documentFailure(
         "invalid-input",
         `This text would be more than ${MAX_AUDIO_SECONDS / 60} minutes of speech at this speed: send less text, or a higher speed.`,
@@ -95,7 +81,10 @@ export async function synthesizeWithMespeak(request: SpeechRequest): Promise<Spe
     }
     pieces.push(wav);
   }
+  if (bytes > RELEASE_AFTER_BYTES) synth.release();
   const audio = pieces.length > 0 ? joinWav(pieces) : null;
+  // The pieces are garbage from here: only the answer is kept.
+  pieces.length = 0;
   if (!audio) return documentFailure("engine-failed", "meSpeak answered no audio for this text.");
   return { ok: true, audio, format: "wav", contentType: "audio/wav", voice: voice.id, engine: MESPEAK_ENGINE };
 }

@@ -94,42 +94,70 @@ const utf8Argument = (text: string): string => {
 export class Mespeak {
   private instance: ESpeakInstance | null = null;
   private baseline = 0;
-  private readonly files: DataFile[] = [];
-  private readonly loadedVoices = new Set<string>();
+  /** Every file written into an instance, by its path: a file can never be listed (or written) twice. */
+  private readonly files = new Map<string, DataFile>();
+  /**
+   * Each voice file's load, from its first request on: a second request for the same voice
+   * (two calls in a new language at once) waits for the first load rather than adding the
+   * files again, which the runtime refuses ("Can't overwrite object.") on every rebuild after.
+   */
+  private readonly loads = new Map<string, Promise<void>>();
   /** How many instances this object has built (tests read it to see the replacement happen). */
   instancesBuilt = 0;
 
   constructor() {
     for (const name of ["config", "phontab", "phonindex", "phondata", "intonations"] as const) {
-      this.files.push({ dir: DATA_DIR, name, bytes: base64Bytes(config[name]) });
+      this.add({ dir: DATA_DIR, name, bytes: base64Bytes(config[name]) });
     }
     for (const [name, text] of Object.entries(VARIANT_FILES)) {
-      this.files.push({ dir: `${VOICES_DIR}/!v`, name, bytes: new TextEncoder().encode(text) });
+      this.add({ dir: `${VOICES_DIR}/!v`, name, bytes: new TextEncoder().encode(text) });
     }
   }
 
   /** Makes `file`'s voice (and English's, which eSpeak reads for Latin-script words in any language) speakable. */
   async load(file: string): Promise<void> {
     for (const needed of file === "en/en-us" ? [file] : ["en/en-us", file]) {
-      if (this.loadedVoices.has(needed)) continue;
-      const importer = VOICE_FILES[needed];
-      if (!importer) throw new Error(`no meSpeak voice file ${needed}`);
-      const voice = (await importer()).default;
-      const parts = voice.voice_id.split("/");
-      const added: DataFile[] = [
-        {
-          dir: parts.length > 1 ? `${VOICES_DIR}/${parts.slice(0, -1).join("/")}` : VOICES_DIR,
-          name: parts[parts.length - 1]!,
-          bytes: base64Bytes(voice.voice),
-        },
-      ];
-      if (!this.files.some((f) => f.dir === DATA_DIR && f.name === voice.dict_id)) {
-        added.push({ dir: DATA_DIR, name: voice.dict_id, bytes: base64Bytes(voice.dict) });
+      let loading = this.loads.get(needed);
+      if (!loading) {
+        loading = this.loadOne(needed);
+        this.loads.set(needed, loading);
+        // A failed load may be tried again by the next call.
+        loading.catch(() => this.loads.delete(needed));
       }
-      this.files.push(...added);
-      if (this.instance) for (const f of added) writeFile(this.instance, f);
-      this.loadedVoices.add(needed);
+      await loading;
     }
+  }
+
+  private async loadOne(needed: string): Promise<void> {
+    const importer = VOICE_FILES[needed];
+    if (!importer) throw new Error(`no meSpeak voice file ${needed}`);
+    const voice = (await importer()).default;
+    const parts = voice.voice_id.split("/");
+    this.add({
+      dir: parts.length > 1 ? `${VOICES_DIR}/${parts.slice(0, -1).join("/")}` : VOICES_DIR,
+      name: parts[parts.length - 1]!,
+      bytes: base64Bytes(voice.voice),
+    });
+    // English's accents share one dictionary: decoded once.
+    if (!this.files.has(`${DATA_DIR}/${voice.dict_id}`)) {
+      this.add({ dir: DATA_DIR, name: voice.dict_id, bytes: base64Bytes(voice.dict) });
+    }
+  }
+
+  /** Lists `file` for every instance, and writes it into the current one; a path already listed is kept as it is. */
+  private add(file: DataFile): void {
+    const path = `${file.dir}/${file.name}`;
+    if (this.files.has(path)) return;
+    this.files.set(path, file);
+    if (this.instance) writeFile(this.instance, file);
+  }
+
+  /**
+   * Drops the current instance (its 50 MB heap), to be rebuilt by the next call: a long answer
+   * frees it before its pieces are joined, so the isolate never holds both (decision 060).
+   */
+  release(): void {
+    this.instance = null;
   }
 
   /**
@@ -186,7 +214,7 @@ export class Mespeak {
     const engine = new ESpeak();
     engine.FS.createPath("/", `${VOICES_DIR.slice(1)}/!v`, true, true);
     engine.FS.root.write = true;
-    for (const f of this.files) writeFile(engine, f);
+    for (const f of this.files.values()) writeFile(engine, f);
     this.instance = engine;
     this.baseline = engine.FS.streams.length;
     this.instancesBuilt += 1;
@@ -194,7 +222,9 @@ export class Mespeak {
   }
 }
 
+/** Writes `file` into the instance's file system, unless it is there already (the runtime refuses to overwrite). */
 function writeFile(engine: ESpeakInstance, file: DataFile): void {
   if (!engine.FS.findObject(file.dir)) engine.FS.createPath("/", file.dir.slice(1), true, true);
+  if (engine.FS.findObject(`${file.dir}/${file.name}`)) return;
   engine.FS.createDataFile(file.dir, file.name, file.bytes, true, false);
 }

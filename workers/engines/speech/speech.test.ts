@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SpeechRequest } from "~workers/hosted/capabilities";
 import { readWav } from "~workers/hosted/text-to-speech/audio";
+import { Mespeak } from "./mespeak";
 
 const request = (overrides: Partial<SpeechRequest> = {}): SpeechRequest => ({
   text: "The quick brown fox jumps over the lazy dog.",
@@ -48,6 +49,41 @@ describe("meSpeak in the engine Worker", () => {
       expect(size, `call ${call + 1} (${voice})`).toBe(first.get(voice) ?? size);
       first.set(voice, size);
     }
+  }, 120_000);
+
+  it("survives concurrent first calls in a language, and answers every call after, across a replacement", async () => {
+    // Slovak: a language no other test loads, so these calls are its first in this isolate.
+    const slovak = (voice: string) => env.ENGINES.speak(request({ text: "Dobrý deň, ako sa máte?", voice }));
+    const first = await Promise.all([slovak("sk-male"), slovak("sk-female"), slovak("sk-male")]);
+    for (const outcome of first) if (!outcome.ok) throw new Error(`concurrent first call: ${outcome.detail}`);
+    const sizes = new Set<number>();
+    // 45 calls: enough opens to cross an instance replacement, which replays the loaded files.
+    for (let call = 0; call < 45; call++) {
+      const outcome = await slovak("sk-male");
+      if (!outcome.ok) throw new Error(`call ${call + 1} after: ${outcome.detail}`);
+      sizes.add(outcome.audio.length);
+    }
+    expect([...sizes]).toEqual([first[0]!.ok ? first[0]!.audio.length : 0]);
+  }, 120_000);
+
+  it("loads a voice once when two loads race, and replays it into the next instance", async () => {
+    const engine = new Mespeak();
+    await Promise.all([engine.load("hu"), engine.load("hu")]);
+    const sizes = new Set<number>();
+    for (let call = 0; call < 45; call++) sizes.add(engine.speak("Jó napot kívánok.", { file: "hu" }, 175).length);
+    expect(engine.instancesBuilt).toBeGreaterThan(1);
+    expect(sizes.size).toBe(1);
+  }, 120_000);
+
+  it("answers 4 096 characters of prose at its slowest speed: 8 to 10 minutes of speech", async () => {
+    const prose = "The quick brown fox jumps over the lazy dog, and then it runs away into the forest. "
+      .repeat(60)
+      .slice(0, 4096)
+      .trim();
+    const outcome = await env.ENGINES.speak(request({ text: prose, speed: 0.46 }));
+    if (!outcome.ok) throw new Error(outcome.detail);
+    expect(seconds(outcome.audio) / 60).toBeGreaterThan(8);
+    expect(seconds(outcome.audio) / 60).toBeLessThan(10);
   }, 120_000);
 
   it("lists its voices with language and gender, two for each language", async () => {

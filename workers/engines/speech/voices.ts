@@ -15,11 +15,31 @@ export interface MespeakVoice extends Voice {
   variant?: string;
 }
 
+/** The engine's name (`X-Engine`) and its one format, known to the main Worker without loading meSpeak. */
+export const MESPEAK_ENGINE = "mespeak";
+export const MESPEAK_FORMATS = ["wav"] as const;
+
+/** eSpeak's normal pace, words a minute: `speed: 1`. */
+export const NORMAL_WPM = 175;
+/** eSpeak's slowest: below this it speaks at 80 all the same, so a slower `speed` is refused, not ignored. */
+export const MIN_WPM = 80;
+/** The slowest `speed` meSpeak honours (80 / 175 ≈ 0.457; the schema's own minimum is 0.25). */
+export const MESPEAK_MIN_SPEED = MIN_WPM / NORMAL_WPM;
+
+/** Characters spoken per eSpeak call: about 30 s of speech at its normal pace. */
+export const MESPEAK_PIECE_CHARS = 400;
+
+/** meSpeak's WAV: 22 050 Hz, 16-bit, mono. */
+export const MESPEAK_SAMPLE_RATE = 22_050;
+
 /**
- * The longest answer: 4 096 characters of prose at the slowest speed take about 9 minutes, but
- * text eSpeak reads out symbol by symbol ("9 9 9 …", 2 048 words) would take 25: 70 MB of
- * samples in an isolate of 128, and more than RPC carries (32 MiB). Past this the call stops
- * and says so; 10 minutes of 22 050 Hz 16-bit mono is 26.5 MB.
+ * The longest answer, from the engine isolate's memory (128 MB), measured (decision 060,
+ * scripts in its text): the eSpeak instance is ~56 MB live; while speaking, the pieces so far
+ * and the runtime's array for the current piece; then the instance is dropped and the pieces
+ * are copied into one answer, which RPC copies once more. 10 minutes is 26.5 MB of samples:
+ * the measured peak for it is under 100 MB. 4 096 characters of prose at the slowest speed
+ * take about 9 minutes; text eSpeak reads symbol by symbol ("9 9 9 …") would take 25, so
+ * past this the call stops and says so.
  */
 export const MAX_AUDIO_SECONDS = 600;
 

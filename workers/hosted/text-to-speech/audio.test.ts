@@ -26,6 +26,20 @@ describe("splitText", () => {
     expect(splitText(word, 40)).toEqual(["x".repeat(40), "x".repeat(40), "x".repeat(15)]);
     expect(splitText("   ", 10)).toEqual([]);
   });
+
+  it("never passes the limit at a one-character CJK comma, and never cuts a surrogate pair", () => {
+    // A 、 right at the limit once gave a piece of limit + 1.
+    const cjk = splitText("あ".repeat(10) + "、" + "い".repeat(20), 10);
+    for (const piece of cjk) expect(piece.length).toBeLessThanOrEqual(10);
+    expect(cjk.join("")).toBe("あ".repeat(10) + "、" + "い".repeat(20));
+    // Emoji are two UTF-16 units: a cut between them would leave lone surrogates.
+    const emoji = splitText("😀".repeat(30), 11);
+    for (const piece of emoji) {
+      expect(piece.length).toBeLessThanOrEqual(11);
+      expect(piece).toMatch(/^(?:😀)+$/u);
+    }
+    expect(emoji.join("")).toBe("😀".repeat(30));
+  });
 });
 
 describe("WAV", () => {
@@ -43,6 +57,32 @@ describe("WAV", () => {
     const wav = concatBytes([wavOf(pcm([5, 6, 7]), 16_000), new Uint8Array([9])]);
     new DataView(wav.buffer).setUint32(40, 0xffffffff, true);
     expect([...new Int16Array(readWav(wav)!.data.slice().buffer)]).toEqual([5, 6, 7]);
+  });
+
+  it("joins into one new array of the result's size, with no intermediate copy of the samples", () => {
+    const pieces = Array.from({ length: 4 }, (_, i) => wavOf(pcm(Array.from({ length: 5000 }, () => i)), 24_000));
+    const Original = globalThis.Uint8Array;
+    let large = 0;
+    globalThis.Uint8Array = new Proxy(Original, {
+      construct(target, args, newTarget) {
+        const made = Reflect.construct(target, args, newTarget) as Uint8Array;
+        if (made.length >= 4 * 10_000) large += 1;
+        return made;
+      },
+    });
+    let joined: Uint8Array | null;
+    try {
+      joined = joinWav(pieces);
+    } finally {
+      globalThis.Uint8Array = Original;
+    }
+    expect(joined!.length).toBe(44 + 4 * 10_000);
+    expect(large).toBe(1);
+    // The answer owns its buffer: it keeps no piece alive.
+    expect(joined!.buffer.byteLength).toBe(joined!.length);
+    expect([...new Int16Array(readWav(joined!)!.data.slice().buffer).filter((_, i) => i % 5000 === 0)]).toEqual([
+      0, 1, 2, 3,
+    ]);
   });
 
   it("refuses to join pieces of different formats, or bytes that are no WAV", () => {

@@ -60,16 +60,25 @@ function cutLong(sentence: string, maxChars: number): string[] {
   const out: string[] = [];
   let rest = sentence;
   while (rest.length > maxChars) {
+    // ", " and " " are cut after their first character, so they may sit at maxChars; a
+    // one-character CJK comma is kept with its piece, so it must fit inside it.
     const window = rest.slice(0, maxChars + 1);
-    let cut = Math.max(window.lastIndexOf(", "), window.lastIndexOf("、"), window.lastIndexOf("，"));
+    const inside = rest.slice(0, maxChars);
+    let cut = Math.max(window.lastIndexOf(", "), inside.lastIndexOf("、"), inside.lastIndexOf("，"));
     if (cut < maxChars / 3) cut = window.lastIndexOf(" ");
-    if (cut < maxChars / 3) cut = maxChars - 1;
+    if (cut < maxChars / 3) {
+      cut = maxChars - 1;
+      // Never between the two halves of a surrogate pair (an emoji, a rare CJK character).
+      if (isHighSurrogate(rest.charCodeAt(cut)) && cut > 0) cut -= 1;
+    }
     out.push(rest.slice(0, cut + 1).trim());
     rest = rest.slice(cut + 1).trim();
   }
   if (rest) out.push(rest);
   return out;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 // ---- WAV ----
 
@@ -119,16 +128,24 @@ export function readWav(bytes: Uint8Array): WavAudio | null {
   return null;
 }
 
-/** A canonical 44-byte-header WAV of integer PCM samples. */
-export function wavOf(pcm: Uint8Array, sampleRate: number, channels = 1, bitsPerSample = 16): Uint8Array {
-  const out = new Uint8Array(44 + pcm.length);
-  const view = new DataView(out.buffer);
+/**
+ * Writes a canonical 44-byte WAV header for `dataBytes` of integer PCM samples at the start of
+ * `out`, whose samples follow it at byte 44.
+ */
+export function writeWavHeader(
+  out: Uint8Array,
+  dataBytes: number,
+  sampleRate: number,
+  channels = 1,
+  bitsPerSample = 16,
+): void {
+  const view = new DataView(out.buffer, out.byteOffset, 44);
   const text = (at: number, value: string) => {
     for (let i = 0; i < 4; i++) out[at + i] = value.charCodeAt(i);
   };
   const blockAlign = channels * (bitsPerSample / 8);
   text(0, "RIFF");
-  view.setUint32(4, 36 + pcm.length, true);
+  view.setUint32(4, 36 + dataBytes, true);
   text(8, "WAVE");
   text(12, "fmt ");
   view.setUint32(16, 16, true);
@@ -139,7 +156,13 @@ export function wavOf(pcm: Uint8Array, sampleRate: number, channels = 1, bitsPer
   view.setUint16(32, blockAlign, true);
   view.setUint16(34, bitsPerSample, true);
   text(36, "data");
-  view.setUint32(40, pcm.length, true);
+  view.setUint32(40, dataBytes, true);
+}
+
+/** A canonical 44-byte-header WAV of integer PCM samples. */
+export function wavOf(pcm: Uint8Array, sampleRate: number, channels = 1, bitsPerSample = 16): Uint8Array {
+  const out = new Uint8Array(44 + pcm.length);
+  writeWavHeader(out, pcm.length, sampleRate, channels, bitsPerSample);
   out.set(pcm, 44);
   return out;
 }
@@ -156,8 +179,10 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * One WAV of several pieces' samples, in order. Null when a piece is not a PCM WAV or its
- * format differs from the first's (the engines give one format for every piece of a call).
+ * One WAV of several pieces' samples, in order, allocated once at its final size with the
+ * samples copied straight in (a long answer is tens of MB: an intermediate copy of the samples
+ * would hold them twice over). Null when a piece is not a PCM WAV or its format differs from
+ * the first's (the engines give one format for every piece of a call).
  */
 export function joinWav(pieces: readonly Uint8Array[]): Uint8Array | null {
   const read = pieces.map(readWav);
@@ -173,8 +198,15 @@ export function joinWav(pieces: readonly Uint8Array[]): Uint8Array | null {
     )
       return null;
   }
-  const data = concatBytes(read.map((piece) => piece!.data));
-  return wavOf(data, first.sampleRate, first.channels, first.bitsPerSample);
+  const dataBytes = read.reduce((sum, piece) => sum + piece!.data.length, 0);
+  const out = new Uint8Array(44 + dataBytes);
+  writeWavHeader(out, dataBytes, first.sampleRate, first.channels, first.bitsPerSample);
+  let offset = 44;
+  for (const piece of read) {
+    out.set(piece!.data, offset);
+    offset += piece!.data.length;
+  }
+  return out;
 }
 
 // ---- MP3 ----

@@ -4,11 +4,8 @@
  * (`npm run dev`, the tests), else none, and the API answers 503 engine-unavailable.
  */
 import type { SpeechSynthesizer } from "~workers/hosted/capabilities";
+import { MESPEAK_ENGINE, MESPEAK_FORMATS } from "~workers/engines/speech/voices";
 import { workersAiSpeech, type SpeechModels } from "~workers/providers/workers-ai/speech";
-
-/** The embedded engine's formats and name, known here without asking the engine Worker. */
-export const MESPEAK_FORMATS = ["wav"] as const;
-export const MESPEAK_ENGINE = "mespeak";
 
 export function speechEngineFor(env: { AI?: SpeechModels; ENGINES?: Env["ENGINES"] }): SpeechSynthesizer | undefined {
   if (env.AI) return workersAiSpeech(env.AI);

@@ -6,7 +6,8 @@
  */
 import type { SpeechFormat, SpeechSynthesizer, Voice } from "~workers/hosted/capabilities";
 import { binary, json, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
-import { callEngine, ENGINE_TIMEOUT_MS } from "../_documents/engines";
+import { callEngine, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
+import { DEFAULT_LANGUAGE, noVoiceFor, voicesOfLanguage, type VoicePick } from "./pick-voice";
 import { OPENAI_VOICES, type TextToSpeechInput, type VoicesOutput } from "./schema";
 
 const EXTENSIONS: Record<SpeechFormat, string> = { mp3: "mp3", wav: "wav", opus: "ogg", flac: "flac", pcm: "pcm" };
@@ -31,23 +32,22 @@ const invalid = (field: string, detail: string): HandlerResult =>
 
 /**
  * An OpenAI voice name, where the engine has no voice of that id, as the engine's first voice of
- * the wanted language (English unless given) and the name's gender; other names as given.
+ * the wanted language (English unless given) and the name's gender; other names as given. An
+ * OpenAI name for a language the engine does not speak is that language's refusal, not the
+ * name's.
  */
 export function resolveVoice(
   voice: string | undefined,
   language: string | undefined,
   voices: Voice[],
-): string | undefined {
-  if (voice === undefined || voices.some((v) => v.id === voice)) return voice;
+  engine: string,
+): VoicePick<string | undefined> {
+  if (voice === undefined || voices.some((v) => v.id === voice)) return { ok: true, voice };
   const gender = OPENAI_VOICES[voice.toLowerCase()];
-  if (!gender) return voice;
-  const wanted = (language ?? "en").toLowerCase();
-  const primary = wanted.split("-")[0];
-  const ofLanguage =
-    voices.filter((v) => v.language.toLowerCase() === wanted).length > 0
-      ? voices.filter((v) => v.language.toLowerCase() === wanted)
-      : voices.filter((v) => v.language.toLowerCase().split("-")[0] === primary);
-  return (ofLanguage.find((v) => v.gender === gender) ?? ofLanguage[0])?.id ?? voice;
+  if (!gender) return { ok: true, voice };
+  const ofLanguage = voicesOfLanguage(voices, language ?? DEFAULT_LANGUAGE);
+  const chosen = ofLanguage.find((v) => v.gender === gender) ?? ofLanguage[0];
+  return chosen ? { ok: true, voice: chosen.id } : noVoiceFor(language ?? DEFAULT_LANGUAGE, `This engine (${engine})`);
 }
 
 export async function speakText(input: TextToSpeechInput, ctx: OperationContext): Promise<HandlerResult> {
@@ -66,7 +66,9 @@ export async function speakText(input: TextToSpeechInput, ctx: OperationContext)
   if (voice !== undefined && OPENAI_VOICES[voice.toLowerCase()]) {
     const listed = await callEngine(ctx, failureDetail, () => engine.voices());
     if (!listed.ok) return listed.result;
-    voice = resolveVoice(voice, input.language, listed.value);
+    const resolved = resolveVoice(voice, input.language, listed.value, engine.engine);
+    if (!resolved.ok) return invalid(resolved.field, resolved.detail);
+    voice = resolved.voice;
   }
   const called = await callEngine(ctx, failureDetail, () =>
     engine.synthesize({
@@ -87,7 +89,8 @@ export async function speakText(input: TextToSpeechInput, ctx: OperationContext)
     if (outcome.problem === "invalid-input" && typeof field === "string") {
       return problemResult("invalid-input", outcome.detail, { ...extensions, errors: { [field]: outcome.detail } });
     }
-    return problemResult(outcome.problem, outcome.detail, outcome.extensions);
+    // Others (a capacity refusal's retryAfterSeconds too) as every engine's failure is answered.
+    return failureResult(outcome);
   }
   return binary(outcome.audio, outcome.contentType, {
     "X-Engine": outcome.engine,

@@ -90,6 +90,15 @@ const TextToSpeechObjectSchema = z
       .max(64)
       .optional()
       .describe("OpenAI's model name (`tts-1`, …): accepted so OpenAI clients work, and not used."),
+    instructions: z
+      .string()
+      .max(MAX_INPUT_CHARS)
+      .optional()
+      .describe("OpenAI's voice instructions: not supported by any engine here, so only an empty value is accepted."),
+    stream_format: z
+      .string()
+      .optional()
+      .describe("OpenAI's `audio` or `sse`: only `audio` (the file itself) is answered."),
   })
   .superRefine((value, ctx) => {
     if ((value.input === undefined) === (value.text === undefined)) {
@@ -98,6 +107,23 @@ const TextToSpeechObjectSchema = z
         path: [value.input === undefined ? "input" : "text"],
         message:
           value.input === undefined ? "give the text to speak as input (or text)" : "give input or text, not both",
+      });
+    }
+    if (value.instructions !== undefined && value.instructions.trim() !== "") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["instructions"],
+        message: "is not supported: no engine here takes instructions on how to speak; leave it out",
+      });
+    }
+    if (value.stream_format !== undefined && value.stream_format !== "audio") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["stream_format"],
+        message:
+          value.stream_format === "sse"
+            ? 'sse is not supported: the answer is the audio file itself; use "audio" or leave it out'
+            : 'must be "audio" (sse is not supported)',
       });
     }
     if (value.response_format !== undefined && value.format !== undefined && value.response_format !== value.format) {

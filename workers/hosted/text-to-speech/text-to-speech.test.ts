@@ -7,11 +7,12 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { HandlerResult } from "~workers/hosted/definition";
+import { mediaEnginesFor } from "~workers/gateway/services";
 import { workersAiSpeech } from "~workers/providers/workers-ai/speech";
 import { callHosted, createAccountWithKey, expectProblem as expectProblemResponse } from "../../../tests/factories";
-import { fakeSpeechModels, type FakeSpeechModels } from "../../../tests/fakes/workers-ai";
+import { fakeSpeechModels, mp3Of, type FakeSpeechModels } from "../../../tests/fakes/workers-ai";
 import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
-import { mp3Duration, mp3Frames, readWav } from "./audio";
+import { mp3Duration, mp3Frames, readWav, wavOf } from "./audio";
 import { definition } from "./index";
 import { MAX_INPUT_CHARS, TextToSpeechInputSchema } from "./schema";
 
@@ -122,6 +123,32 @@ describe("text-to-speech input", () => {
     expect(schemaErrors({ input: "a", language: "english please" })).toEqual(["language"]);
     expect(schemaErrors({ input: "a", voice: { id: "voice_123" } })).toEqual(["voice"]);
   });
+
+  it("refuses OpenAI's stream_format sse and instructions at their fields, rather than dropping them", () => {
+    expect(schemaErrors({ input: "a", stream_format: "sse" })).toEqual(["stream_format"]);
+    expect(TextToSpeechInputSchema.safeParse({ input: "a", stream_format: "sse" }).error?.issues[0]?.message).toMatch(
+      /not supported.*audio/,
+    );
+    expect(schemaErrors({ input: "a", instructions: "Speak cheerfully." })).toEqual(["instructions"]);
+    expect(
+      TextToSpeechInputSchema.safeParse({ input: "a", instructions: "Speak cheerfully." }).error?.issues[0]?.message,
+    ).toMatch(/not supported/);
+    // What is honoured is accepted: the audio itself, and no instructions.
+    expect(TextToSpeechInputSchema.safeParse({ input: "a", stream_format: "audio", instructions: "" }).success).toBe(
+      true,
+    );
+  });
+});
+
+describe("text-to-speech's engine for each environment", () => {
+  it("picks Workers AI where AI is bound, even with ENGINES bound too (production), else meSpeak, else none", () => {
+    type Bindings = Parameters<typeof mediaEnginesFor>[0];
+    expect(mediaEnginesFor({ ...env, AI: fakeSpeechModels() } as unknown as Bindings).speech?.engine).toBe(
+      "workers-ai",
+    );
+    expect(mediaEnginesFor(env).speech?.engine).toBe("mespeak");
+    expect(mediaEnginesFor({ ...env, ENGINES: undefined } as unknown as Bindings).speech).toBeUndefined();
+  });
 });
 
 describe("text-to-speech offline: meSpeak in the engine Worker", () => {
@@ -184,6 +211,18 @@ describe("text-to-speech offline: meSpeak in the engine Worker", () => {
     expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "en-gb-female" })).voice).toBe("en-gb-female");
     expectFieldProblem(await runParsed(speak, { input: SENTENCE, voice: "robot-9000" }), "voice", /not a voice/);
     expectFieldProblem(await runParsed(speak, { input: SENTENCE, language: "sw" }), "language", /no voice for sw/);
+  });
+
+  it("refuses a voice and a language that disagree, and an OpenAI name in a language it lacks, at language", async () => {
+    expectFieldProblem(
+      await runParsed(speak, { input: "Bonjour.", voice: "en-us-male", language: "fr" }),
+      "language",
+      /en-us-male speaks en-US, not fr/,
+    );
+    expectFieldProblem(await runParsed(speak, { input: "Habari.", voice: "alloy", language: "sw" }), "language", /sw/);
+    expect(audioOf(await runParsed(speak, { input: SENTENCE, voice: "en-gb-male", language: "en-US" })).voice).toBe(
+      "en-gb-male",
+    );
   });
 
   it("speaks a female voice higher than the male one, and pitch raises it", async () => {
@@ -313,18 +352,127 @@ describe("text-to-speech on Workers AI (fake binding in the models' shapes)", ()
       /MP3 only/,
     );
     expectFieldProblem(await runParsed(speak, { input: "Habari.", language: "sw" }, ctx), "language");
+    expectFieldProblem(
+      await runParsed(speak, { input: "Hola.", voice: "zeus", language: "es" }, ctx),
+      "language",
+      /zeus speaks en-US, not es/,
+    );
+    expectFieldProblem(await runParsed(speak, { input: "Habari.", voice: "alloy", language: "sw" }, ctx), "language");
   });
 
-  it("refuses a speed or a pitch the models cannot change, at the field, without calling them", async () => {
+  it("refuses a speed for mp3, opus, flac and MeloTTS, and a pitch, at the field, without calling them", async () => {
     const { ai, ctx } = withAi();
-    expectFieldProblem(await runParsed(speak, { input: SENTENCE, speed: 1.5 }, ctx), "speed", /own pace/);
+    expectFieldProblem(await runParsed(speak, { input: SENTENCE, speed: 1.5 }, ctx), "speed", /wav or pcm/);
+    for (const format of ["opus", "flac"]) {
+      expectFieldProblem(
+        await runParsed(speak, { input: SENTENCE, speed: 0.5, response_format: format }, ctx),
+        "speed",
+        /wav or pcm/,
+      );
+    }
+    expectFieldProblem(await runParsed(speak, { input: "Hola.", language: "es", speed: 2 }, ctx), "speed", /MeloTTS/);
     expectFieldProblem(await runParsed(speak, { input: SENTENCE, pitch: 70 }, ctx), "pitch");
     expect(ai.calls).toEqual([]);
   });
 
-  it("answers the model's failure as 502 engine-failed with its reason", async () => {
-    const { ctx } = withAi(fakeSpeechModels({ fail: true }));
-    expectProblem(await runParsed(speak, { input: SENTENCE }, ctx), "engine-failed", /InferenceUpstreamError: 3010/);
+  it("gives Aura's wav and pcm a speed by time-stretching: the samples' count × 1/speed, one header", async () => {
+    for (const format of ["wav", "pcm"] as const) {
+      const { ai, ctx } = withAi();
+      const samples = async (speed: number) => {
+        const bytes = audioOf(await runParsed(speak, { input: SENTENCE, response_format: format, speed }, ctx)).bytes;
+        return format === "wav" ? wavFacts(bytes).data.length / 2 : bytes.length / 2;
+      };
+      const normal = await samples(1);
+      expect(normal).toBe(SENTENCE.length * 480);
+      for (const speed of [2, 0.5, 1.25]) {
+        expect(Math.abs((await samples(speed)) / (normal / speed) - 1), `${format} at ${speed}`).toBeLessThan(0.02);
+      }
+      // The model is asked as at speed 1: the speed is ours.
+      for (const call of ai.calls) expect(call.inputs).not.toHaveProperty("speed");
+    }
+  });
+
+  it("answers Workers AI's errors by their code, never with the platform's words about the account", async () => {
+    const capacity = await runParsed(speak, { input: SENTENCE }, withAi(fakeSpeechModels({ errorCode: 3036 })).ctx);
+    expectProblem(capacity, "engine-unavailable");
+    if (capacity.kind === "problem") {
+      expect(capacity.extensions).toMatchObject({ upstreamCode: 3036, retryAfterSeconds: 60 });
+      expect(capacity.detail).not.toMatch(/neurons|account|3036/);
+    }
+    const failed = await runParsed(speak, { input: SENTENCE }, withAi(fakeSpeechModels({ fail: true })).ctx);
+    expectProblem(failed, "engine-failed");
+    if (failed.kind === "problem") {
+      expect(failed.extensions).toMatchObject({ upstreamCode: 3010 });
+      expect(failed.detail).not.toMatch(/InferenceUpstreamError|incomplete input/);
+    }
+  });
+
+  it("answers in time when the model does not answer, or its stream stalls", async () => {
+    const request = { text: SENTENCE, format: "wav", speed: 1, pitch: 50, timeoutMs: 100 } as const;
+    for (const ai of [fakeSpeechModels({ delayMs: 5_000 }), fakeSpeechModels({ stallStream: true })]) {
+      const started = Date.now();
+      const outcome = await workersAiSpeech(ai).synthesize(request);
+      expect(outcome).toMatchObject({ ok: false, problem: "engine-failed" });
+      expect(outcome.ok ? "" : outcome.detail).toMatch(/did not answer within/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+  });
+
+  it("speaks a long text's pieces four at a time, joined in the text's order whatever answers first", async () => {
+    // Aura: three pieces, the last answering first.
+    const aura = fakeSpeechModels({ delayMs: (call) => [300, 200, 100][call - 1] ?? 0 });
+    const text = Array.from({ length: 110 }, (_, i) => `Sentence number ${i + 1} is spoken here.`).join(" ");
+    let started = Date.now();
+    const wav = wavFacts(
+      audioOf(await runParsed(speak, { input: text, response_format: "wav" }, withAi(aura).ctx)).bytes,
+    );
+    expect(Date.now() - started).toBeLessThan(550);
+    const lengths = aura.calls.map((call) => String(call.inputs.text).length * 480);
+    const samples = new Int16Array(wav.data.slice().buffer);
+    expect([samples[0], samples[lengths[0]!], samples[lengths[0]! + lengths[1]!], samples.at(-1)]).toEqual([
+      1, 2, 3, 3,
+    ]);
+
+    // MeloTTS: nine pieces of at most 500 characters, MPEG-1 frames joined whole.
+    const melo = fakeSpeechModels({ delayMs: 150 });
+    const french = Array.from({ length: 120 }, (_, i) => `La phrase numéro ${i + 1} est dite ici.`).join(" ");
+    expect(french.length).toBeLessThanOrEqual(4096);
+    started = Date.now();
+    const mp3 = audioOf(await runParsed(speak, { input: french, language: "fr" }, withAi(melo).ctx)).bytes;
+    expect(Date.now() - started).toBeLessThan(melo.calls.length * 150 * 0.75);
+    expect(melo.calls.length).toBeGreaterThanOrEqual(8);
+    const prompts = melo.calls.map((call) => String(call.inputs.prompt));
+    for (const prompt of prompts) expect(prompt.length).toBeLessThanOrEqual(500);
+    expect(prompts.join(" ")).toBe(french);
+    const frames = mp3Frames(mp3);
+    expect(frames.length).toBe(prompts.reduce((sum, prompt) => sum + prompt.length, 0));
+    expect(frames.every((frame) => frame.sampleRate === 44_100)).toBe(true);
+    expect(frames.at(-1)!.offset + frames.at(-1)!.length).toBe(mp3.length);
+  });
+
+  it("joins pcm pieces as they are, and refuses audio that is not the format asked as 502", async () => {
+    const ai = fakeSpeechModels();
+    const text = Array.from({ length: 110 }, (_, i) => `Sentence number ${i + 1} is spoken here.`).join(" ");
+    const pcm = audioOf(await runParsed(speak, { input: text, response_format: "pcm" }, withAi(ai).ctx)).bytes;
+    const lengths = ai.calls.map((call) => String(call.inputs.text).length * 480);
+    expect(pcm.length).toBe(lengths.reduce((sum, n) => sum + n, 0) * 2);
+    const samples = new Int16Array(pcm.slice().buffer);
+    expect([samples[0], samples[lengths[0]!], samples.at(-1)]).toEqual([1, 2, 3]);
+
+    const riff = withAi(fakeSpeechModels({ answerBytes: wavOf(new Uint8Array(960), 24_000) })).ctx;
+    expectProblem(
+      await runParsed(speak, { input: SENTENCE, response_format: "pcm" }, riff),
+      "engine-failed",
+      /not pcm/,
+    );
+    const mp3 = withAi(fakeSpeechModels({ answerBytes: mp3Of(3) })).ctx;
+    expectProblem(await runParsed(speak, { input: SENTENCE, response_format: "wav" }, mp3), "engine-failed", /not wav/);
+    const huge = withAi(fakeSpeechModels({ answerBytes: new Uint8Array(17 * 1024 * 1024) })).ctx;
+    expectProblem(
+      await runParsed(speak, { input: SENTENCE, response_format: "pcm" }, huge),
+      "engine-failed",
+      /too large/,
+    );
   });
 
   it("lists Aura's and MeloTTS's voices and all five formats", async () => {
