@@ -11,7 +11,6 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
-import { Toaster } from "sonner";
 import { getSession, serverContext, toViewer, type Viewer } from "~/lib/session.server";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import type { Route } from "./+types/root";
@@ -20,6 +19,7 @@ import { Footer } from "./components/footer";
 import { NotFound, RenderErrorFallback } from "./components/not-found";
 import { FullScreenSpinner, GlobalLoader } from "./components/spinner";
 import { StructuredData } from "./components/structured-data";
+import { LazyToaster } from "./components/toaster";
 import { TopNav } from "./components/top-nav";
 import { REDIRECT_HOME_EVENT } from "./lib/api-client";
 import { AUTH_USER_KEY, isAuthUserCurrent, readAuthUser } from "./lib/auth-user";
@@ -112,7 +112,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </noscript>
         <AppLoadingOverlay />
         {children}
-        <Toaster position="top-right" duration={TOAST_DURATION_MS} richColors closeButton />
+        <LazyToaster position="top-right" duration={TOAST_DURATION_MS} richColors closeButton />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -2,7 +2,7 @@
 import { Check, Copy, ExternalLink } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/lib/toast";
 import { SITE } from "~/lib/site";
 
 export const COPY_CONFIRMATION_MS = 1_500;

@@ -3,7 +3,7 @@
  * sending, the form reset on success, and nothing typed is lost on failure.
  */
 import { useId, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "~/lib/toast";
 import { apiRequest, serverMessage } from "~/lib/api-client";
 import { checkContact, type ContactErrors, type ContactInput } from "~/lib/contact-rules";
 

@@ -7,7 +7,7 @@
  */
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "~/lib/toast";
 import { FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { apiRequest } from "~/lib/api-client";
 import { openCashfreeCheckout, type CashfreeSdkConfig } from "~/lib/cashfree-checkout";

@@ -8,7 +8,7 @@
 import type { PayPalButtonsComponent } from "@paypal/paypal-js";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/lib/toast";
 import { Spinner } from "~/components/spinner";
 import { apiRequest } from "~/lib/api-client";
 import { problemExtension, problemReason } from "~/lib/payment-errors";
