@@ -1,13 +1,22 @@
 /**
  * Prints the gzip size of the JavaScript the home page loads (the client entry, the root and
- * home route modules and every chunk they import, plus the route manifest) and fails the
- * build above the budget.
+ * home route modules and every chunk they import) and fails the build above the budget.
+ *
+ * The route manifest file is not counted: with React Router's lazy route discovery (its default,
+ * which this app keeps) the document carries the matched routes' part of the manifest inline and
+ * the browser never requests manifest-*.js. Chunks fetched after first paint (import() in a
+ * module, as sonner's toasts are: app/lib/toast.ts) are not counted either: the page paints and
+ * hydrates without them.
+ *
+ * Of the figure, React's DOM renderer, React, its scheduler and React Router are about 111 KB
+ * (react-dom-client alone 62 KB) that no change to the app's code can remove; the issue's 100 KB
+ * is below that floor, so the budget keeps the app's own share from growing back instead.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_BYTES = 150 * 1024;
+const BUDGET_BYTES = 135 * 1024;
 const CLIENT_DIR = "build/client";
 const HOME_ROUTES = ["root", "routes/home/route"];
 
@@ -28,7 +37,7 @@ const manifest = JSON.parse(
   manifestSource.slice(manifestSource.indexOf("=") + 1).replace(/;\s*$/, ""),
 ) as BrowserManifest;
 
-const files = new Set<string>([`/assets/${manifestName}`]);
+const files = new Set<string>();
 for (const entry of [manifest.entry, ...HOME_ROUTES.map((id) => manifest.routes[id])]) {
   if (!entry) throw new Error("The manifest lacks a home-page route");
   files.add(entry.module);
