@@ -2,6 +2,7 @@
  * Matches the current path against the menu's endpoints (docs/product.md#page-meta): the
  * match is highlighted in the bar and names the page's title and description.
  */
+import type { MetaDescriptor } from "react-router";
 import { SITE } from "./site";
 
 export interface MenuItem {
@@ -31,4 +32,17 @@ export function pageTitle(item: MenuItem | undefined): string {
 
 export function titled(title: string): string {
   return `${title} — ${SITE.name}`;
+}
+
+/**
+ * A page's title and description. A route's `meta` replaces the root's whole, description
+ * included, so a page that named only its title went without one (Lighthouse's SEO audit, and
+ * the snippet a search engine shows); `noindex` keeps a private or one-use page out of results.
+ */
+export function pageMeta(title: string, description: string, { noindex = false } = {}): MetaDescriptor[] {
+  return [
+    { title: titled(title) },
+    { name: "description", content: description },
+    ...(noindex ? [{ name: "robots", content: "noindex" }] : []),
+  ];
 }

@@ -1,12 +1,13 @@
 /** Admin: per-API calls, errors and latency over the last 24 hours and 7 days, from the hourly rollups. */
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { requireAdmin, serverContext } from "~/lib/session.server";
 import { LATENCY_BUCKETS_MS } from "~workers/gateway/usage-recorder";
 import { percentileFromBuckets } from "~workers/platform/admin";
 import { apiUsageSinceHour, HOUR_MS, utcHourStart, type ApiHourlyUsage } from "~workers/platform/usage";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Benchmarking") }];
+export const meta = () =>
+  pageMeta("Benchmarking", "Calls, errors and latency of each hosted API over the last day and week.");
 
 interface ApiBenchmark {
   apiSlug: string;

@@ -1,12 +1,13 @@
 /** Setting a new password from an emailed link (docs/product.md#password-reset). */
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormField, PRIMARY_BUTTON } from "~/components/form-field";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { serverContext } from "~/lib/session.server";
 import { isResetTokenUsable, resetPassword } from "~workers/platform/password-reset";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Set a new password") }, { name: "robots", content: "noindex" }];
+export const meta = () =>
+  pageMeta("Set a new password", "Choose a new password for your Portico account.", { noindex: true });
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   return { usable: await isResetTokenUsable(serverContext(context).env.DB, params.token) };

@@ -1,10 +1,13 @@
 /** The development mail outbox: what the outbox provider "sent". Absent outside development. */
 import { data } from "react-router";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { serverContext } from "~/lib/session.server";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Development mail") }, { name: "robots", content: "noindex" }];
+export const meta = () =>
+  pageMeta("Development mail", "The mail the local development server sent instead of delivering it.", {
+    noindex: true,
+  });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { env, config } = serverContext(context);

@@ -1,12 +1,13 @@
 /** `/newsletter/confirm/:token`: the double opt-in link of the newsletter mail. */
 import { Link } from "react-router";
 import { PRIMARY_BUTTON } from "~/components/form-field";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { serverContext } from "~/lib/session.server";
 import { confirmNewsletterSubscription } from "~workers/platform/newsletter";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Newsletter") }, { name: "robots", content: "noindex" }];
+export const meta = () =>
+  pageMeta("Newsletter", "Confirm your subscription to Portico's newsletter.", { noindex: true });
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   return { confirmed: await confirmNewsletterSubscription(serverContext(context).env.DB, params.token) };
@@ -15,9 +16,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export default function NewsletterConfirm({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-md px-4 py-16 text-center">
-      <h1 className="text-2xl font-bold">
-        {loaderData.confirmed ? "You are subscribed" : "This link does not work"}
-      </h1>
+      <h1 className="text-2xl font-bold">{loaderData.confirmed ? "You are subscribed" : "This link does not work"}</h1>
       <p className="mt-3 text-slate-600 dark:text-slate-400">
         {loaderData.confirmed
           ? "Subscription successful! Thank you for subscribing to our newsletter."

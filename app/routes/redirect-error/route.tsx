@@ -1,6 +1,6 @@
 /** Where a short link that no longer works lands (docs/product.md#short-link-error). */
 import { data, Link } from "react-router";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import type { Route } from "./+types/route";
 
 const REASONS: Record<string, { title: string; text: string }> = {
@@ -17,7 +17,8 @@ export function loader({ params }: Route.LoaderArgs) {
   );
 }
 
-export const meta = () => [{ title: titled("Short link unavailable") }, { name: "robots", content: "noindex" }];
+export const meta = () =>
+  pageMeta("Short link unavailable", "This short link no longer leads anywhere.", { noindex: true });
 
 export default function RedirectError({ loaderData }: Route.ComponentProps) {
   const { reason, alias } = loaderData;

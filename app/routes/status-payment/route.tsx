@@ -9,11 +9,11 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Spinner } from "~/components/spinner";
 import { ApiError, apiRequest } from "~/lib/api-client";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { formatPrice } from "~/lib/payment-format";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Payment status") }, { name: "robots", content: "noindex" }];
+export const meta = () => pageMeta("Payment status", "Where your Portico payment stands.", { noindex: true });
 
 export const POLL_INTERVAL_MS = 3_000;
 /** Ten minutes of asking; after that the page says to reload rather than poll forever. */

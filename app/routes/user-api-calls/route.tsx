@@ -1,13 +1,13 @@
 /** Admin: users with their plan and this month's calls, searchable by email. */
 import type { ReactNode } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { requireAdmin, serverContext } from "~/lib/session.server";
 import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { grantPlan, GrantPlanSchema, listUsersForAdmin } from "~workers/platform/admin";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Users and calls") }];
+export const meta = () => pageMeta("Users and calls", "Portico's accounts with their plan and this month's calls.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Checked here as well as in the admin layout: a single-fetch request can run this loader alone.

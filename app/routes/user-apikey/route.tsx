@@ -6,7 +6,7 @@ import { Check, Copy, KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { rememberApiKey } from "~/lib/stored-api-key";
 import { requireSession, serverContext } from "~/lib/session.server";
 import {
@@ -22,7 +22,7 @@ import { EMAIL_UNVERIFIED_MESSAGE, hasVerifiedEmail } from "~workers/platform/ro
 import { VerifyEmailNotice } from "~/components/verify-email-notice";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("API keys") }];
+export const meta = () => pageMeta("API keys", "Make, rotate and revoke the API keys that call Portico's hosted APIs.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);

@@ -3,7 +3,7 @@
  */
 import { data, Form, redirect, useNavigation } from "react-router";
 import { DANGER_BUTTON, fieldErrors, FormField, PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
 import { gatewayNotices } from "~workers/gateway/meter-notices";
 import { changePassword, deleteAccount, ProfileSchema, updateProfile } from "~workers/platform/accounts";
@@ -13,7 +13,8 @@ import { startSession } from "~workers/platform/sign-in";
 import { findUserById } from "~workers/platform/users";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Settings") }];
+export const meta = () =>
+  pageMeta("Settings", "Your Portico profile, password and sessions, and deleting the account.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);
@@ -79,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 400 },
       );
     }
-    await deleteAccount(env.DB, gatewayNotices(env), user.id);
+    await deleteAccount(env.DB, gatewayNotices(env), user.id, Date.now(), env.AI_IMAGES);
     return redirect("/", signedOut);
   }
 

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Spinner } from "~/components/spinner";
 import { apiRequest } from "~/lib/api-client";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { payPalSdkConfig } from "~/lib/payment-sdk.server";
 import { requireSession, serverContext } from "~/lib/session.server";
 import type { Route } from "./+types/route";
@@ -14,7 +14,8 @@ import { EasyPay } from "./easy-pay-drawer";
 import { isPrivileged } from "~workers/platform/roles";
 import type { PaymentRecord } from "~workers/platform/payments";
 
-export const meta = () => [{ title: titled("Payment history") }];
+export const meta = () =>
+  pageMeta("Payment history", "The payments made on your Portico account and how each one ended.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireSession(request, context);

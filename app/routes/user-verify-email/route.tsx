@@ -5,14 +5,15 @@
  */
 import { data, Link, redirect } from "react-router";
 import { PRIMARY_BUTTON } from "~/components/form-field";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { requireSession, serverContext } from "~/lib/session.server";
 import { accountServices } from "~workers/platform/account-services";
 import { resendVerificationLink, verifyEmail } from "~workers/platform/email-verification";
 import { startSession } from "~workers/platform/sign-in";
 import type { Route } from "./+types/route";
 
-export const meta = () => [{ title: titled("Confirm your email") }, { name: "robots", content: "noindex" }];
+export const meta = () =>
+  pageMeta("Confirm your email", "Confirm the email address of your Portico account.", { noindex: true });
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!params.token) throw redirect("/user/dashboard");
@@ -34,7 +35,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (result.code === "already-verified") return { ok: true, message: "Your address is confirmed already." };
   const minutes = Math.ceil(result.retryAfterSeconds / 60);
   return data(
-    { ok: false, message: `You asked for several links already. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` },
+    {
+      ok: false,
+      message: `You asked for several links already. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    },
     { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
   );
 }
