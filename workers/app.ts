@@ -24,7 +24,6 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { readConfig } from "./config";
 import { cloudflareContext, cspNonceContext } from "./context";
-import { buildOpenApiDocument } from "./hosted/openapi";
 import { shortLinkRedirects } from "./hosted/urlshortener/redirect";
 import { requestBoundary, type RootEnv } from "./http/boundary";
 import { pruneExpiredSessions } from "./platform/sessions";
@@ -51,11 +50,13 @@ root.get("/s/:alias", shortLink);
 // Anything else under /s/ gets the redirect router's own 404, as a data path.
 root.all("/s/*", shortLink);
 
-root.all("/openapi.json", (c) =>
-  Response.json(buildOpenApiDocument(new URL(c.req.url).origin), {
+// Loaded when asked for, with every API it describes: none of it is needed to start (decision 064).
+root.all("/openapi.json", async (c) => {
+  const { buildOpenApiDocument } = await import("./hosted/openapi");
+  return Response.json(await buildOpenApiDocument(new URL(c.req.url).origin), {
     headers: { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" },
-  }),
-);
+  });
+});
 
 // Development only, and only in a build that holds them (vite.config.ts leaves them out of a
 // production build; production configuration refuses them too). When the configuration has

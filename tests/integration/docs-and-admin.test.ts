@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { percentileFromBuckets } from "~workers/platform/admin";
 import {
   callApi,
@@ -12,6 +12,9 @@ import {
   signUpVerified,
   STRONG_PASSWORD,
 } from "../factories";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 const adminCookie = () => sessionCookieFor(SELF, env.ADMIN_EMAIL);
 

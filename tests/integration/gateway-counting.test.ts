@@ -17,12 +17,16 @@ import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { runOperation, type RunOptions } from "~workers/gateway/gateway";
 import { meterPolicy, meterStanding } from "~workers/gateway/meter-policy";
 import { hostedApi, legacyHostedApi } from "~workers/gateway/routes";
-import { findDefinition } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import type { Operation } from "~workers/hosted/definition";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
 import { PLANS } from "~workers/platform/plans";
 import { createAccountWithKey } from "../factories";
 import { fakeFetch, fakeResolver } from "../fakes/network";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
+const findDefinition = (slug: string) => HOSTED_DEFINITIONS.find((definition) => definition.slug === slug);
 
 const UPSTREAM = "https://images.example.net";
 const dns = fakeResolver({ "images.example.net": ["93.184.215.14"] });

@@ -8,11 +8,14 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MAX_BODY_BYTES } from "~workers/gateway/gateway";
 import type { Operation } from "~workers/hosted/definition";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { findHostedApi, type HostedApi } from "~workers/hosted/registry";
 import { generateApiKey } from "~workers/platform/api-keys";
 import { PLANS } from "~workers/platform/plans";
 import { callHosted, createAccountWithKey } from "../factories";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 const OPERATIONS = HOSTED_DEFINITIONS.flatMap((definition) => {
   const api = findHostedApi(definition.slug) as HostedApi;

@@ -4,10 +4,14 @@ import { describe, expect, it } from "vitest";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { MEMORY_TTL_MS, resolveApiKey } from "~workers/gateway/api-key-auth";
 import { runOperation } from "~workers/gateway/gateway";
-import { findDefinition } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { findHostedApi, HOSTED_APIS, type HostedApi } from "~workers/hosted/registry";
 import { FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
 import { callHosted, createAccountWithKey, eventually, randomSuffix, spendFreemiumCalls } from "../factories";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
+const findDefinition = (slug: string) => HOSTED_DEFINITIONS.find((definition) => definition.slug === slug);
 
 const CREATE = "/api/v1/urlshortener";
 

@@ -8,8 +8,11 @@ import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InputSource } from "~workers/hosted/definition";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { callHosted, createAccountWithKey, multipartOf } from "../factories";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 const RUNS_PER_OPERATION = 40;
 

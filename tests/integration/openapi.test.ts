@@ -7,8 +7,11 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Operation } from "~workers/hosted/definition";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { callHosted, createAccountWithKey } from "../factories";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 interface OpenApiOperation {
   operationId: string;

@@ -12,8 +12,11 @@ import type { Hono } from "hono";
 import pages from "~/routes";
 import { api } from "~workers/api";
 import { root } from "~workers/app";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import { requestBoundary } from "~workers/http/boundary";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 const FILES = new Set(Object.keys(import.meta.glob(["/app/**/*.{ts,tsx}", "/workers/**/*.ts"])));
 const API_MODULES = import.meta.glob<Record<string, unknown>>(["/workers/api/*.ts", "/workers/gateway/routes.ts"], {

@@ -142,7 +142,7 @@ userApi.post("/saved/:list", requireSession, async (c) => {
   if (!hasVerifiedEmail(user)) return problem(c, "forbidden", EMAIL_UNVERIFIED_MESSAGE);
   const body = await parseJson(c, SaveBodySchema);
   if (!body.ok) return body.response;
-  const checked = checkSavedInput(list, body.data.operation, body.data.input);
+  const checked = await checkSavedInput(list, body.data.operation, body.data.input);
   if (!checked.ok) {
     if (checked.code === "unknown-operation") {
       return fieldProblem(c, "operation", `operation is one of ${checked.allowed.join(", ")}.`);

@@ -6,7 +6,7 @@
  * only when BENCH_ROUTES is "on", which production configuration refuses.
  */
 import type { Config } from "~workers/config";
-import { findDefinition } from "~workers/hosted/definitions";
+import { loadDefinition } from "~workers/hosted/definitions";
 import { createOperationContext } from "./operation-context";
 import { createServices } from "./services";
 
@@ -21,7 +21,7 @@ export async function serveBenchRoute(
   const [slug = "", ...rest] = url.pathname.slice("/__bench/bare/".length).split("/");
   const path = rest.length > 0 ? `/${rest.join("/")}` : "";
   const method = request.method === "POST" ? "POST" : "GET";
-  const operation = findDefinition(slug)?.operations.find(
+  const operation = (await loadDefinition(slug))?.operations.find(
     (op) =>
       op.method === method &&
       op.path === path &&

@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineOperation, json, problemResult, type Operation } from "~workers/hosted/definition";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { loadDefinitions } from "~workers/hosted/definitions";
 import type { HostedApi } from "~workers/hosted/registry";
 import { assignRequestId, type ApiEnv } from "~workers/http/env";
 import { FREE_PLAN_FREEMIUM_CAP, PLANS } from "~workers/platform/plans";
@@ -17,6 +17,9 @@ import { createAccountWithKey } from "../../tests/factories";
 import { memoryUsage } from "../../tests/fakes/services";
 import { runOperation } from "./gateway";
 import { meterFor, meterPolicy, meterStanding, type MeteredAccount } from "./meter-policy";
+
+// Every definition, loaded once for the file (the Worker loads each on its first call).
+const HOSTED_DEFINITIONS = await loadDefinitions();
 
 const api: HostedApi = {
   slug: "weighed",

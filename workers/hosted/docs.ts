@@ -1,6 +1,6 @@
 /** Everything a docs page shows about one API's calls, as plain data for the page. */
 import { PROBLEM_TYPES, type ProblemType } from "~workers/http/problem";
-import { findDefinition } from "./definitions";
+import { loadDefinition } from "./definitions";
 import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
 import { codeSamples, type CodeSamples } from "./samples";
 
@@ -25,8 +25,8 @@ export interface OperationDoc {
   legacyPaths: { method: string; path: string; input?: { summary: string; example: string } }[];
 }
 
-export function operationDocs(slug: string, origin: string): OperationDoc[] {
-  const definition = findDefinition(slug);
+export async function operationDocs(slug: string, origin: string): Promise<OperationDoc[]> {
+  const definition = await loadDefinition(slug);
   if (!definition) return [];
   return definition.operations.map((operation) => ({
     id: operation.id,

@@ -1,6 +1,6 @@
 /** `/openapi.json`: an OpenAPI 3.1 document of every hosted API, from the same schemas the gateway parses. */
 import type { LegacyRoute, Operation } from "./definition";
-import { HOSTED_DEFINITIONS } from "./definitions";
+import { loadDefinitions } from "./definitions";
 import { openApiPath, parameterRows, pathParams, toJsonSchema, type JsonSchema } from "./describe";
 import { findHostedApi } from "./registry";
 import { PROBLEM_BASE_URL, PROBLEM_TYPES } from "~workers/http/problem";
@@ -211,10 +211,11 @@ function tunnelOperation(method: "get" | "head"): JsonSchema {
 
 let cached: JsonSchema | undefined;
 
-export function buildOpenApiDocument(origin = "https://portico.dev"): JsonSchema {
+/** Every hosted API described; loads them all (the first request for it in an isolate). */
+export async function buildOpenApiDocument(origin = "https://portico.dev"): Promise<JsonSchema> {
   if (cached && (cached.servers as { url: string }[])[0]?.url === origin) return cached;
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const definition of HOSTED_DEFINITIONS) {
+  for (const definition of await loadDefinitions()) {
     for (const operation of definition.operations) {
       const path = openApiPath(definition.slug, operation.path);
       paths[path] ??= {};

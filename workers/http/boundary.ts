@@ -8,7 +8,7 @@
  * caps each operation's body at that operation's own limit.
  */
 import type { MiddlewareHandler } from "hono";
-import { HOSTED_DEFINITIONS } from "~workers/hosted/definitions";
+import { legacyRouteEntries } from "~workers/hosted/route-table";
 import { SAVED_BODY_MAX_BYTES, SAVED_BODY_TOO_LARGE } from "~workers/platform/saved-items";
 import { changesState, foreignOrigin } from "./cross-site";
 import { FROM_ANOTHER_SITE, refusalResponse, TOO_LARGE, UNREADABLE_FORM, type Refusal } from "./refusals";
@@ -23,11 +23,7 @@ import { createNonce, dataSecurityHeaders, pageSecurityHeaders, withHeaders } fr
 export type RootEnv = { Bindings: Env; Variables: { nonce: string; ownHeaders: boolean } };
 
 /** The older hosted calls the gateway serves besides `/api/v1` (workers/gateway/routes.ts mounts them). */
-const LEGACY_HOSTED_CALLS = new Set(
-  HOSTED_DEFINITIONS.flatMap((definition) => definition.legacyRoutes ?? []).map(
-    (legacy) => `${legacy.method} ${legacy.path}`,
-  ),
-);
+const LEGACY_HOSTED_CALLS = new Set(legacyRouteEntries().map((legacy) => `${legacy.method} ${legacy.path}`));
 
 /**
  * `/api` routes whose body has a cap and a refusal of their own, as each gateway operation has:
@@ -35,7 +31,12 @@ const LEGACY_HOSTED_CALLS = new Set(
  * before the route runs and a limit the route set for itself would never be reached.
  */
 const API_BODY_LIMITS: { method: string; path: RegExp; maxBytes: number; detail: string }[] = [
-  { method: "POST", path: /^\/api\/user\/saved\/[^/]+\/?$/, maxBytes: SAVED_BODY_MAX_BYTES, detail: SAVED_BODY_TOO_LARGE },
+  {
+    method: "POST",
+    path: /^\/api\/user\/saved\/[^/]+\/?$/,
+    maxBytes: SAVED_BODY_MAX_BYTES,
+    detail: SAVED_BODY_TOO_LARGE,
+  },
 ];
 
 function bodyLimitOf(request: Request, area: "api" | "page"): { maxBytes: number; refusal: Refusal } {

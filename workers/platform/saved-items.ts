@@ -3,13 +3,12 @@
  * to empty"; docs/decisions/047-saved-items.md). D1 keeps each item's *inputs*, checked by the
  * hosted API's own operation (its zod schema, then one real render), so a saved item always
  * draws again; the bytes are drawn on demand by the same operation the API serves, reached only
- * through its folder's public `definition`. Drawing a saved item is not an API call: it takes no
+ * through its folder's public `definition`, loaded when a list is first read or drawn (decision 064). Drawing a saved item is not an API call: it takes no
  * key and counts nothing against the month, so it has a throttle of its own.
  */
 import type { z } from "zod";
-import { definition as avatarDefinition } from "~workers/hosted/avatar";
 import type { HandlerResult, HostedApiDefinition, Operation, OperationContext } from "~workers/hosted/definition";
-import { definition as qrcodeDefinition } from "~workers/hosted/qrcode";
+import { loadDefinition } from "~workers/hosted/definitions";
 import { findHostedApi } from "~workers/hosted/registry";
 import { createId } from "./ids";
 import { effectivePlan, PLANS, plansIncludingGroup, type StoredPlan } from "./plans";
@@ -36,7 +35,7 @@ export const SAVED_BODY_TOO_LARGE = `A saved item's input is at most ${SAVED_BOD
 export const SAVED_RENDER_RULE: ThrottleRule = { name: "saved-render", limit: 300, windowMs: 60_000 };
 
 interface ListApi {
-  definition: HostedApiDefinition;
+  slug: string;
   /** The operation a save without `operation` names: the API's POST call. */
   defaultOperationId: string;
   /** One item, in words: "avatar", "QR code". */
@@ -44,9 +43,15 @@ interface ListApi {
 }
 
 const LIST_APIS: Record<SavedList, ListApi> = {
-  avatars: { definition: avatarDefinition, defaultOperationId: "createAvatar", noun: "avatar" },
-  qrcodes: { definition: qrcodeDefinition, defaultOperationId: "createQrCode", noun: "QR code" },
+  avatars: { slug: "avatar", defaultOperationId: "createAvatar", noun: "avatar" },
+  qrcodes: { slug: "qrcode", defaultOperationId: "createQrCode", noun: "QR code" },
 };
+
+async function definitionOf(list: SavedList): Promise<HostedApiDefinition> {
+  const definition = await loadDefinition(LIST_APIS[list].slug);
+  if (!definition) throw new Error(`The ${list} list's API, ${LIST_APIS[list].slug}, has no definition`);
+  return definition;
+}
 
 export function isSavedList(name: string): name is SavedList {
   return (SAVED_LISTS as readonly string[]).includes(name);
@@ -61,8 +66,8 @@ export function savedListNoun(list: SavedList): string {
  * query string. Read from the definition each time, so options and operations the API gains
  * are saved without a change here (and a decode call, which answers JSON, is not).
  */
-function drawingOperations(list: SavedList): Operation[] {
-  return LIST_APIS[list].definition.operations.filter(
+function drawingOperations(definition: HostedApiDefinition): Operation[] {
+  return definition.operations.filter(
     (operation) =>
       operation.output.kind === "binary" && (operation.inputSource === "json" || operation.inputSource === "query"),
   );
@@ -90,9 +95,9 @@ interface SavedItemRow {
   created_at: number;
 }
 
-function toSavedItem(row: SavedItemRow): SavedItem {
-  const slug = LIST_APIS[row.list].definition.slug;
-  const operation = drawingOperations(row.list).find((candidate) => candidate.id === row.operation_id);
+function toSavedItem(row: SavedItemRow, definition: HostedApiDefinition): SavedItem {
+  const slug = definition.slug;
+  const operation = drawingOperations(definition).find((candidate) => candidate.id === row.operation_id);
   return {
     id: row.id,
     list: row.list,
@@ -116,12 +121,12 @@ export type SavedInputCheck =
  * carries (the live demo sends `96`, not 96), so the copied request and the drawing read the
  * same thing.
  */
-export function checkSavedInput(
+export async function checkSavedInput(
   list: SavedList,
   operationId: string | undefined,
   input: Record<string, unknown>,
-): SavedInputCheck {
-  const operations = drawingOperations(list);
+): Promise<SavedInputCheck> {
+  const operations = drawingOperations(await definitionOf(list));
   const wanted = operationId ?? LIST_APIS[list].defaultOperationId;
   const operation = operations.find((candidate) => candidate.id === wanted);
   if (!operation) return { ok: false, code: "unknown-operation", allowed: operations.map((candidate) => candidate.id) };
@@ -152,7 +157,7 @@ export function planAllowsList(
   list: SavedList,
   now: number = Date.now(),
 ): { ok: true } | { ok: false; detail: string; plans: string[] } {
-  const api = findHostedApi(LIST_APIS[list].definition.slug);
+  const api = findHostedApi(LIST_APIS[list].slug);
   if (!api) return { ok: true };
   const planId = effectivePlan(account, now);
   const allowed = plansIncludingGroup(api.group);
@@ -167,7 +172,7 @@ export function planAllowsList(
 
 /** Draws a saved item again; an input the API's schema no longer takes is said so, not thrown. */
 export async function drawSavedItem(item: SavedItem, ctx: OperationContext): Promise<HandlerResult> {
-  const checked = checkSavedInput(item.list, item.operationId, item.input);
+  const checked = await checkSavedInput(item.list, item.operationId, item.input);
   if (!checked.ok) {
     return {
       kind: "problem",
@@ -185,7 +190,8 @@ export async function listSavedItems(db: D1Database, userId: string, list: Saved
     .prepare(`SELECT ${COLUMNS} FROM saved_items WHERE user_id = ? AND list = ? ORDER BY position`)
     .bind(userId, list)
     .all<SavedItemRow>();
-  return rows.results.map(toSavedItem);
+  const definition = await definitionOf(list);
+  return rows.results.map((row) => toSavedItem(row, definition));
 }
 
 export async function findSavedItem(
@@ -198,7 +204,7 @@ export async function findSavedItem(
     .prepare(`SELECT ${COLUMNS} FROM saved_items WHERE id = ? AND user_id = ? AND list = ?`)
     .bind(id, userId, list)
     .first<SavedItemRow>();
-  return row ? toSavedItem(row) : null;
+  return row ? toSavedItem(row, await definitionOf(list)) : null;
 }
 
 /**
@@ -235,7 +241,7 @@ export async function appendSavedItem(
       SAVED_LIST_LIMIT,
     )
     .first<SavedItemRow>();
-  return row ? { ok: true, item: toSavedItem(row) } : { ok: false, code: "list-full" };
+  return row ? { ok: true, item: toSavedItem(row, await definitionOf(list)) } : { ok: false, code: "list-full" };
 }
 
 /** Empties the list ("delete resets to empty"); answers how many items went. */

@@ -10,12 +10,12 @@ import { COMMON_ERRORS, operationDocs } from "~workers/hosted/docs";
 import type { Route } from "./+types/route";
 import { CodeSamples } from "./code-samples";
 
-export function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params }: Route.LoaderArgs) {
   const lookup = lookupCatalogEntry(params.slug);
   // The specification's spellings (urlshortner, polyine) stay valid and lead to the canonical page.
   if (lookup.kind === "alias") throw redirect(lookup.canonicalPath, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
-  return { api: lookup.entry, operations: operationDocs(lookup.entry.slug, SITE.origin), errors: COMMON_ERRORS };
+  return { api: lookup.entry, operations: await operationDocs(lookup.entry.slug, SITE.origin), errors: COMMON_ERRORS };
 }
 
 const METHOD_COLOURS: Record<string, string> = {

@@ -27,11 +27,11 @@ import { lookupCatalogEntry } from "~workers/hosted/catalog";
 import { operationDocs } from "~workers/hosted/docs";
 import type { Route } from "./+types/route";
 
-export function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const lookup = lookupCatalogEntry(params.slug);
   if (lookup.kind === "alias") throw redirect(`/${lookup.canonicalPath.split("/").pop()}/live-demo`, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
-  const operations = operationDocs(lookup.entry.slug, new URL(request.url).origin).map((operation) => ({
+  const operations = (await operationDocs(lookup.entry.slug, new URL(request.url).origin)).map((operation) => ({
     id: operation.id,
     method: operation.method,
     path: operation.path,
