@@ -4,20 +4,27 @@
  * counts it). `npm run build` runs it after a production build (CLOUDFLARE_ENV=production), so
  * the figure is the deployed Worker's.
  *
- * For a production build it also prints the Worker's startup CPU (scripts/built-worker.ts).
+ * For a production build it also prints the Worker's startup CPU (scripts/built-worker.ts) and
+ * the source modules it goes to (scripts/startup-profile.ts), and fails when the startup path (what
+ * the Worker evaluates before its first request) holds a hosted API's definition or WebAssembly:
+ * each API's schemas and engines load on its first call (decision 064), and one static import
+ * would quietly bring them all back into every cold start.
  *
  * A production build must not hold the local fakes (vite.config.ts leaves them out with the
  * __DEV_FAKES__ flag): the build's source maps name every module in it, and this fails when
  * one of them is a fake, so the flag cannot quietly stop working.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
-import { filesUnder, startupCpuMs } from "./built-worker.ts";
+import { filesUnder, sourcesOf, startupCpuMs, startupModules } from "./built-worker.ts";
+import { formatStartupTable, startupByModule } from "./startup-profile.ts";
 
 const SERVER_DIR = "build/server";
 /** The fakes and the bench route; `workers/providers/fakes.ts`, which only loads them, may stay. */
 const DEVELOPMENT_ONLY = /workers\/(providers\/(.+\/)?fake[-.]|gateway\/bench-route\.)/;
+/** A hosted API's definition (`workers/hosted/<slug>/index.ts`), which brings its schemas and engines. */
+const HOSTED_DEFINITION = /^workers\/hosted\/[^_/][^/]*\/index\.ts$/;
 
 const files = filesUnder(SERVER_DIR);
 const modules = files.filter((file) => /\.(m?js|wasm)$/.test(file));
@@ -45,7 +52,22 @@ if (environment === "production") {
     process.exit(1);
   }
   console.log("No local fake or bench route in the production Worker.");
+  const startupPath = startupModules(SERVER_DIR);
+  const heavy = [
+    ...startupPath.filter((file) => file.endsWith(".wasm")).map((file) => relative(SERVER_DIR, file)),
+    ...new Set(startupPath.flatMap(sourcesOf).filter((source) => HOSTED_DEFINITION.test(source))),
+  ];
+  if (heavy.length > 0) {
+    console.error(`The Worker's startup path holds what only a hosted API's call needs:\n  ${heavy.join("\n  ")}`);
+    console.error(
+      "Reach a definition through loadDefinition() (workers/hosted/definitions.ts), an engine through import().",
+    );
+    process.exit(1);
+  }
+  console.log(`No hosted API's definition and no WebAssembly in the startup path (${startupPath.length} modules).`);
   // Every cold isolate at every location pays this on a user's request (#17's goal: 50 ms).
-  const startup = startupCpuMs(join(SERVER_DIR, "wrangler.json"), join("build", "startup.cpuprofile"));
+  const profile = join("build", "startup.cpuprofile");
+  const startup = startupCpuMs(join(SERVER_DIR, "wrangler.json"), profile);
   console.log(`Worker startup: ${startup} ms of CPU (wrangler check startup, this machine; goal 50 ms)`);
+  console.log(formatStartupTable(startupByModule(SERVER_DIR, [profile]), 15));
 }
