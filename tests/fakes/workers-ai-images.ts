@@ -3,11 +3,16 @@
  * (research notes §1, workerd's ai-api.ts): FLUX.1 schnell's JSON `{ image: "<base64>" }`, an
  * SDXL model's ReadableStream of PNG bytes, and `InferenceUpstreamError` thrown for a failure.
  * The pictures are real JPEG and PNG files, so what is stored and served can be decoded.
+ *
+ * Like the real binding, it refuses what FLUX.1 schnell's input schema refuses (a prompt of
+ * 1–2048 characters, `steps` an integer up to 8, no other field: `additionalProperties: false`),
+ * so a test cannot pass on inputs production would reject. It records each call's options too.
  */
 import { encode as encodePng } from "fast-png";
 import { decode as decodeJpeg, encode as encodeJpeg } from "jpeg-js";
 import { bytesToBase64 } from "~workers/hosted/_image/base64";
-import type { ImageModel } from "~workers/providers/workers-ai/text-to-image";
+import type { WorkersAiBinding } from "~workers/providers/workers-ai/binding";
+import { TEXT_TO_IMAGE_MODEL } from "~workers/providers/workers-ai/text-to-image";
 
 /** An 8×8 picture in one colour, as JPEG. */
 export function jpegOf(rgb: [number, number, number], size = 8): Uint8Array {
@@ -30,19 +35,39 @@ export function middleColourOfJpeg(bytes: Uint8Array): [number, number, number] 
   return [image.data[at]!, image.data[at + 1]!, image.data[at + 2]!];
 }
 
-export interface FakeImageModel extends ImageModel {
-  calls: { model: string; inputs: { prompt: string; steps?: number } }[];
+export interface FakeImageModel extends WorkersAiBinding {
+  calls: { model: string; inputs: Record<string, unknown>; options?: Record<string, unknown> }[];
 }
 
-type Answer = (model: string, inputs: { prompt: string; steps?: number }) => unknown;
+type Answer = (model: string, inputs: Record<string, unknown>) => unknown;
+
+/** An error as the binding throws it: `name` and "<code>: <description>" from the error body. */
+const upstreamError = (message: string) => Object.assign(new Error(message), { name: "InferenceUpstreamError" });
+
+/** FLUX.1 schnell's input schema (cloudflare-docs' model JSON): what the platform refuses before running. */
+function checkFluxInputs(inputs: Record<string, unknown>): void {
+  const unknown = Object.keys(inputs).filter((key) => key !== "prompt" && key !== "steps");
+  const { prompt, steps } = inputs;
+  if (
+    unknown.length > 0 ||
+    typeof prompt !== "string" ||
+    prompt.length < 1 ||
+    prompt.length > 2048 ||
+    (steps !== undefined && (!Number.isInteger(steps) || (steps as number) < 1 || (steps as number) > 8))
+  ) {
+    // The code is illustrative (research §1); the shape of the message is the binding's.
+    throw upstreamError("3010: Invalid or incomplete input for the model");
+  }
+}
 
 /** The binding, answering each `run` with `answer` and remembering what it was asked. */
 export function fakeImageModel(answer: Answer): FakeImageModel {
   const calls: FakeImageModel["calls"] = [];
   return {
     calls,
-    async run(model, inputs) {
-      calls.push({ model, inputs });
+    async run(model, inputs, options) {
+      calls.push({ model, inputs, ...(options && { options }) });
+      if (model === TEXT_TO_IMAGE_MODEL) checkFluxInputs(inputs);
       return answer(model, inputs);
     },
   };
@@ -60,6 +85,35 @@ export const streamAnswer =
     new Response(new Uint8Array(bytes)).body;
 
 /** A failure as the binding throws it: `name` and "<code>: <description>" from the error body. */
-export const failingAnswer = (): Answer => () => {
-  throw Object.assign(new Error("3010: Invalid or incomplete input for the model"), { name: "InferenceUpstreamError" });
-};
+export const failingAnswer =
+  (message = "3010: Invalid or incomplete input for the model"): Answer =>
+  () => {
+    throw upstreamError(message);
+  };
+
+/** A model that never answers (the binding ignores `signal`, so only our own time limit ends it). */
+export const hangingAnswer = (): Answer => () => new Promise<never>(() => {});
+
+/** A stream answer that gives its first bytes, then breaks (a connection lost mid-answer). */
+export const brokenStreamAnswer =
+  (bytes: Uint8Array = pngOf([40, 40, 200])): Answer =>
+  () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, 16));
+      },
+      pull(controller) {
+        controller.error(new Error("Network connection lost."));
+      },
+    });
+
+/** A stream answer that gives its first bytes, then nothing more, ever. */
+export const stalledStreamAnswer =
+  (bytes: Uint8Array = pngOf([40, 40, 200])): Answer =>
+  () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, 16));
+      },
+      pull: () => new Promise<void>(() => {}),
+    });

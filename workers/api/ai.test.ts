@@ -13,17 +13,33 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { beforeEach, describe, expect, it } from "vitest";
 import worker from "~workers/app";
 import { detectFormat } from "~workers/hosted/_image/sniff";
-import { AI_IMAGE_LIMITS, AI_IMAGE_STYLES, aiImageUsage, type LinkedAiImage } from "~workers/platform/ai-images";
+import {
+  AI_IMAGE_LIMITS,
+  AI_IMAGE_STYLES,
+  aiImageUsage,
+  PROMPT_MAX_CHARS,
+  type LinkedAiImage,
+} from "~workers/platform/ai-images";
 import { effectivePlan } from "~workers/platform/plans";
 import { TEXT_TO_IMAGE_MODEL } from "~workers/providers/workers-ai/text-to-image";
-import { callApi, expectProblem, sessionCookieFor, signUpUnverified, signUpVerified } from "../../tests/factories";
 import {
+  callApi,
+  createAccountWithKey,
+  expectProblem,
+  sessionCookieFor,
+  signUpUnverified,
+  signUpVerified,
+} from "../../tests/factories";
+import {
+  brokenStreamAnswer,
   failingAnswer,
   fakeImageModel,
   fluxAnswer,
+  hangingAnswer,
   jpegOf,
   middleColourOfJpeg,
   pngOf,
+  stalledStreamAnswer,
   streamAnswer,
   type FakeImageModel,
 } from "../../tests/fakes/workers-ai-images";
@@ -188,8 +204,8 @@ describe("POST /api/ai/prompt-to-image", () => {
 
     const list = await callApi(SELF, "GET", "/api/ai/images", { cookie });
     expect(list.status).toBe(200);
-    const { images, cursor } = await list.json<{ images: LinkedAiImage[]; cursor: string | null }>();
-    expect(cursor).toBeNull();
+    const { images, next } = await list.json<{ images: LinkedAiImage[]; next: string | null }>();
+    expect(next).toBeNull();
     expect(images.map((image) => [image.id, image.prompt, image.style, image.contentType])).toEqual([
       [secondBody.id, "a chemist at work", "human", "image/png"],
       [firstBody.id, "Ein Leuchtturm am Fjord, Dämmerung 🌅", "anime", "image/jpeg"],
@@ -237,6 +253,7 @@ describe("POST /api/ai/prompt-to-image", () => {
     for (const answer of answers.filter((answer) => answer.status === 429)) {
       const body = await expectProblem(answer, 429, "too-many-requests");
       expect(body.message).toBe(`Your plan allows ${perDay} a day. Try again later or upgrade.`);
+      expect(body.limit).toBe(`${perDay} a day`);
       expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     // Only the calls that got through reached the model, and only their pictures were kept.
@@ -245,17 +262,178 @@ describe("POST /api/ai/prompt-to-image", () => {
   });
 
   it.each([
-    ["the model fails", failingAnswer(), /InferenceUpstreamError: 3010/],
+    ["the model fails", failingAnswer(), /^FLUX\.1 schnell failed\./],
     ["the model answers no image", () => ({ result: "nothing" }), /without an image/],
     ["the model's bytes are no image", fluxAnswer(new TextEncoder().encode("not a picture at all")), /not an image/],
+    ["the stream answer breaks after its first bytes", brokenStreamAnswer(), /^FLUX\.1 schnell failed\./],
   ])("when %s: 502 engine-failed, nothing kept, nothing counted", async (_case, answer, reason) => {
     const { id, plan } = await adminAccount();
     const response = await generate(fakeImageModel(answer));
     const body = await expectProblem(response, 502, "engine-failed");
     expect(String(body.message)).toMatch(reason);
+    // The platform's own words speak of the operator's account: they stay in our logs.
+    expect(String(body.message)).not.toMatch(/Invalid or incomplete|Network connection lost/);
     expect((await bucket().list({ prefix: `users/${id}/` })).objects).toHaveLength(0);
     expect((await aiImageUsage(env.DB, id, plan)).today).toBe(0);
     // The day's allowance is intact: the next call makes its picture.
     expect((await generate(fakeImageModel(fluxAnswer()))).status).toBe(200);
+  });
+
+  it("names the platform's error code, and asks to retry later when it has no capacity", async () => {
+    const { id, plan } = await adminAccount();
+    const failed = await expectProblem(await generate(fakeImageModel(failingAnswer())), 502, "engine-failed");
+    expect(failed.upstreamCode).toBe(3010);
+    const busy = await generate(fakeImageModel(failingAnswer("3040: No more data centers to forward the request to")));
+    const body = await expectProblem(busy, 503, "engine-unavailable");
+    expect(body).toMatchObject({ upstreamCode: 3040, retryAfterSeconds: 60 });
+    expect(busy.headers.get("retry-after")).toBe("60");
+    expect((await aiImageUsage(env.DB, id, plan)).today).toBe(0);
+  });
+
+  it.each([
+    ["never answers", hangingAnswer()],
+    ["stops its stream after the first bytes", stalledStreamAnswer()],
+  ])("when the model %s: 502 engine-failed within its time limit, nothing counted", async (_case, answer) => {
+    const { id, plan } = await adminAccount();
+    const ai = fakeImageModel(answer);
+    const started = Date.now();
+    const response = await callApi(workerWith({ AI: ai, AI_IMAGE_TIMEOUT_MS: "200" }), "POST", PATH, {
+      cookie: await adminCookie(),
+      body: PROMPT,
+    });
+    const body = await expectProblem(response, 502, "engine-failed");
+    expect(String(body.message)).toMatch(/within 0\.2 s/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(ai.calls).toHaveLength(1);
+    expect((await bucket().list({ prefix: `users/${id}/` })).objects).toHaveLength(0);
+    expect((await aiImageUsage(env.DB, id, plan)).today).toBe(0);
+  });
+
+  it("when R2 cannot keep the picture: 503 service-unavailable, the model asked once, nothing counted", async () => {
+    const { id, plan } = await adminAccount();
+    const ai = fakeImageModel(fluxAnswer());
+    const real = bucket();
+    const refusing = {
+      put: () => Promise.reject(new Error("We encountered an internal error. Please try again.")),
+      get: real.get.bind(real),
+      list: real.list.bind(real),
+      head: real.head.bind(real),
+      delete: real.delete.bind(real),
+    };
+    const response = await callApi(workerWith({ AI: ai, AI_IMAGES: refusing }), "POST", PATH, {
+      cookie: await adminCookie(),
+      body: PROMPT,
+    });
+    const body = await expectProblem(response, 503, "service-unavailable");
+    expect(body.message).toBe("The image was made but could not be kept; it was not counted. Please try again.");
+    expect(ai.calls).toHaveLength(1);
+    expect((await aiImageUsage(env.DB, id, plan)).today).toBe(0);
+    expect((await bucket().list({ prefix: `users/${id}/` })).objects).toHaveLength(0);
+  });
+
+  it("takes the longest prompt with the longest preset within FLUX's 2048 characters", async () => {
+    const ai = fakeImageModel(fluxAnswer());
+    const longest = (Object.keys(AI_IMAGE_STYLES) as (keyof typeof AI_IMAGE_STYLES)[]).reduce((a, b) =>
+      AI_IMAGE_STYLES[a].preset.length >= AI_IMAGE_STYLES[b].preset.length ? a : b,
+    );
+    const answer = await generate(ai, { input_prompts: "a".repeat(PROMPT_MAX_CHARS), type: longest });
+    expect(answer.status).toBe(200);
+    expect(String(ai.calls[0]!.inputs.prompt)).toBe(
+      `${"a".repeat(PROMPT_MAX_CHARS)}. ${AI_IMAGE_STYLES[longest].preset}`,
+    );
+  });
+});
+
+describe("GET /api/ai/images", () => {
+  beforeEach(startAfresh);
+
+  /** `count` pictures kept for `userId` as the API keeps them, newest first by id; their ids, newest first. */
+  async function keepPictures(userId: string, count: number, prompt = "kept"): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const at = Date.UTC(2030, 0, 1) + i * 60_000;
+      // A random part as the API's own ids have: two accounts' pictures never share a name.
+      const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) =>
+        byte.toString(16).padStart(2, "0"),
+      );
+      const id = `${String(9_999_999_999_999 - at).padStart(13, "0")}-${random.join("")}${i.toString(16).padStart(4, "0")}`;
+      await bucket().put(`users/${userId}/${id}`, jpegOf([i, i, i]), {
+        httpMetadata: { contentType: "image/jpeg" },
+        customMetadata: { prompt: `${prompt} ${i}`, style: "anime", createdAt: String(at) },
+      });
+      ids.push(id);
+    }
+    return ids.sort();
+  }
+
+  it("pages through more than a page of images by the last one shown, with no gap or overlap", async () => {
+    const cookie = await adminCookie();
+    const { id } = await adminAccount();
+    const ids = await keepPictures(id, 27);
+
+    const first = await callApi(SELF, "GET", "/api/ai/images", { cookie });
+    expect(first.status).toBe(200);
+    const page1 = await first.json<{ images: LinkedAiImage[]; next: string | null }>();
+    expect(page1.images.map((image) => image.id)).toEqual(ids.slice(0, 24));
+    expect(page1.next).toBe(ids[23]);
+
+    const second = await callApi(SELF, "GET", `/api/ai/images?after=${page1.next}`, { cookie });
+    expect(second.status).toBe(200);
+    const page2 = await second.json<{ images: LinkedAiImage[]; next: string | null }>();
+    expect(page2.images.map((image) => image.id)).toEqual(ids.slice(24));
+    expect(page2.next).toBeNull();
+  });
+
+  it.each(["not-an-id", "../../users", "9999999999999-0123456789abcdeg"])(
+    "refuses ?after=%s with the field named",
+    async (after) => {
+      const cookie = await adminCookie();
+      const answer = await callApi(SELF, "GET", `/api/ai/images?after=${encodeURIComponent(after)}`, { cookie });
+      const body = await expectProblem(answer, 422, "invalid-input");
+      expect(Object.keys(body.errors as object)).toEqual(["after"]);
+    },
+  );
+
+  it("never shows the admin another account's image, by id or in the list", async () => {
+    const cookie = await adminCookie();
+    const other = await createAccountWithKey(env.DB);
+    const [theirs] = await keepPictures(other.userId, 1, "someone else's");
+    const { id } = await adminAccount();
+    const [ours] = await keepPictures(id, 1, "the admin's");
+
+    await expectProblem(await callApi(SELF, "GET", `/api/ai/images/${theirs}`, { cookie }), 404, "not-found");
+    expect((await callApi(SELF, "GET", `/api/ai/images/${ours}`, { cookie })).status).toBe(200);
+    const list = await (await callApi(SELF, "GET", "/api/ai/images", { cookie })).json<{ images: LinkedAiImage[] }>();
+    expect(list.images.map((image) => image.prompt)).toEqual(["the admin's 0"]);
+    await bucket().delete(`users/${other.userId}/${theirs}`);
+  });
+
+  it("serves an image for this session only: private, revalidated each time, 304 when unchanged, 401 without a session", async () => {
+    const cookie = await adminCookie();
+    const { id } = await adminAccount();
+    const [image] = await keepPictures(id, 1);
+    const url = `https://portico.test/api/ai/images/${image}`;
+
+    const shown = await SELF.fetch(url, { headers: { cookie } });
+    expect(shown.status).toBe(200);
+    await shown.arrayBuffer();
+    const cacheControl = shown.headers.get("cache-control") ?? "";
+    expect(cacheControl).toMatch(/\bprivate\b/);
+    expect(cacheControl).toMatch(/\bno-cache\b|\bno-store\b/);
+    expect(cacheControl).not.toMatch(/immutable|max-age=[1-9]/);
+    const etag = shown.headers.get("etag");
+    expect(etag).toMatch(/^"[^"]+"$/);
+
+    const again = await SELF.fetch(url, { headers: { cookie, "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+
+    const changed = await SELF.fetch(url, { headers: { cookie, "if-none-match": '"something-else"' } });
+    expect(changed.status).toBe(200);
+    expect(detectFormat(new Uint8Array(await changed.arrayBuffer()))).toBe("jpeg");
+
+    const signedOut = await SELF.fetch(url, { headers: { "if-none-match": etag! } });
+    await expectProblem(signedOut, 401, "unauthenticated");
   });
 });

@@ -3,6 +3,7 @@
  * failures are values; nothing here knows about HTTP.
  */
 import { z } from "zod";
+import { deleteAiImages } from "./ai-images";
 import type { GatewayNotices } from "./gateway-notices";
 import { createId } from "./ids";
 import type { OidcIdentity } from "~workers/providers/oidc/provider";
@@ -280,8 +281,10 @@ export async function setPassword(
 }
 
 /**
- * Deletes the account: its keys, sessions, resets and referral rows go with it (foreign keys
- * cascade, and the statements say so explicitly as well). Payments, when they exist, stay
+ * Deletes the account: its keys, sessions, resets, referral rows and AI image ledger go with it
+ * (foreign keys cascade, and the statements say so explicitly as well), and so do its AI images
+ * in `images` (R2 has no cascade; they hold its prompts), first, so a failure there leaves an
+ * account to delete again rather than pictures no one can reach. Payments, when they exist, stay
  * as records without personal data. The gateway hears of every key as revoked, so none works
  * again from any location and the caches drop their copies.
  */
@@ -290,7 +293,9 @@ export async function deleteAccount(
   notices: GatewayNotices,
   userId: string,
   now: number = Date.now(),
+  images?: R2Bucket,
 ): Promise<void> {
+  if (images) await deleteAiImages(images, userId);
   const keys = await db
     .prepare(`SELECT id, hash FROM api_keys WHERE user_id = ?`)
     .bind(userId)
@@ -302,6 +307,7 @@ export async function deleteAccount(
     db.prepare(`DELETE FROM email_verifications WHERE user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM referrals WHERE referred_user_id = ?`).bind(userId),
     db.prepare(`UPDATE referrals SET referrer_user_id = NULL WHERE referrer_user_id = ?`).bind(userId),
+    db.prepare(`DELETE FROM ai_image_generations WHERE user_id = ?`).bind(userId),
     db.prepare(`DELETE FROM users WHERE id = ?`).bind(userId),
   ]);
   await Promise.all(keys.results.map((row) => notices.keyRevoked(userId, row, now)));

@@ -3,11 +3,23 @@
  * month (UTC) per plan, exact when calls arrive together, untouched by the daily housekeeping,
  * and given back when no image came of the call.
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccountWithKey } from "../../tests/factories";
-import { AI_IMAGE_LIMITS, aiImageUsage, releaseAiImageAllowance, takeAiImageAllowance } from "./ai-images";
-import type { PlanId } from "./plans";
+import { FLUX_PROMPT_MAX_CHARS } from "~workers/providers/workers-ai/text-to-image";
+import { createAccountWithKey, signUpVerified } from "../../tests/factories";
+import { jpegOf } from "../../tests/fakes/workers-ai-images";
+import {
+  AI_IMAGE_LIMITS,
+  AI_IMAGE_STYLES,
+  aiImageUsage,
+  listAiImages,
+  modelPrompt,
+  PROMPT_MAX_CHARS,
+  readAiImage,
+  releaseAiImageAllowance,
+  takeAiImageAllowance,
+} from "./ai-images";
+import { currentPlanPeriod, type PlanId } from "./plans";
 import { pruneThrottleWindows } from "./throttle";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -80,6 +92,37 @@ describe("takeAiImageAllowance", () => {
     },
   );
 
+  it.each(PLANS)(
+    "%s: the month's last images hold exactly for calls sent together, whatever the day still allows",
+    async (planId, perDay, perMonth) => {
+      const userId = await freshUser(planId);
+      const now = Date.UTC(2030, 2, 20, 12);
+      const { start } = currentPlanPeriod(planOf(planId), now);
+      const today = now - (now % DAY);
+      expect(start).toBeLessThan(today);
+      // Free's day allows one: leave the month one short, so the month is what binds.
+      const left = Math.min(2, perDay);
+      const seeded = perMonth - (perDay === 1 ? 1 : 2);
+      await env.DB.batch(
+        Array.from({ length: seeded }, (_, i) =>
+          env.DB.prepare(`INSERT INTO ai_image_generations (id, user_id, created_at) VALUES (?, ?, ?)`).bind(
+            `seed-${userId}-${i}`,
+            userId,
+            start + i * 60_000,
+          ),
+        ),
+      );
+      expect(await aiImageUsage(env.DB, userId, planOf(planId), now)).toMatchObject({ today: 0, thisMonth: seeded });
+
+      const answers = await burst(userId, planId, now);
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(left);
+      for (const answer of answers.filter((answer) => !answer.ok)) {
+        expect(answer).toMatchObject({ ok: false, limit: `${perMonth} a month` });
+      }
+      expect(await aiImageUsage(env.DB, userId, planOf(planId), now)).toMatchObject({ thisMonth: perMonth });
+    },
+  );
+
   it("allows a running paid plan its own day's images, and an expired one only Free's", async () => {
     const now = Date.UTC(2030, 6, 1, 9);
     const running = await createAccountWithKey(env.DB, { planId: "premium", planExpiresAt: now + DAY });
@@ -115,5 +158,72 @@ describe("takeAiImageAllowance", () => {
     await releaseAiImageAllowance(env.DB, first.id);
     expect((await aiImageUsage(env.DB, userId, planOf("free"), now)).today).toBe(0);
     expect(await takeAiImageAllowance(env.DB, userId, planOf("free"), now + 2)).toMatchObject({ ok: true });
+  });
+});
+
+describe("the prompt", () => {
+  it("stays within FLUX's 2048 characters at its longest, with the longest preset", () => {
+    for (const type of Object.keys(AI_IMAGE_STYLES) as (keyof typeof AI_IMAGE_STYLES)[]) {
+      const prompt = modelPrompt({ input_prompts: "x".repeat(PROMPT_MAX_CHARS), type });
+      expect(prompt.length, type).toBeLessThanOrEqual(FLUX_PROMPT_MAX_CHARS);
+    }
+  });
+});
+
+describe("the store", () => {
+  const bucket = () => (env as Env & { AI_IMAGES: R2Bucket }).AI_IMAGES;
+  const ID = "7999999999999-00000000000000ab";
+
+  async function keep(userId: string, prompt: string): Promise<void> {
+    await bucket().put(`users/${userId}/${ID}`, jpegOf([1, 2, 3]), {
+      httpMetadata: { contentType: "image/jpeg" },
+      customMetadata: { prompt, style: "anime", createdAt: "1900000000000" },
+    });
+  }
+
+  it("reads and lists only the account's own images, even under the same id", async () => {
+    const ours = await freshUser("free");
+    const theirs = await freshUser("free");
+    const stranger = await freshUser("free");
+    await keep(ours, "ours");
+    await keep(theirs, "theirs");
+
+    expect((await readAiImage(bucket(), ours, ID))?.image.prompt).toBe("ours");
+    expect((await readAiImage(bucket(), theirs, ID))?.image.prompt).toBe("theirs");
+    expect(await readAiImage(bucket(), stranger, ID)).toBeNull();
+    expect((await listAiImages(bucket(), ours)).images.map((image) => image.prompt)).toEqual(["ours"]);
+    expect((await listAiImages(bucket(), stranger)).images).toEqual([]);
+    await bucket().delete([`users/${ours}/${ID}`, `users/${theirs}/${ID}`]);
+  });
+
+  it("goes with the account: deleting it removes its images and its ledger, and no one else's", async () => {
+    const { email, cookie } = await signUpVerified(SELF);
+    const user = await env.DB.prepare(`SELECT id FROM users WHERE email = ?`).bind(email).first<{ id: string }>();
+    const userId = user!.id;
+    const bystander = await freshUser("free");
+    await keep(userId, "a portrait");
+    await bucket().put(`users/${userId}/7999999999998-00000000000000cd`, jpegOf([4, 5, 6]));
+    await keep(bystander, "not theirs to delete");
+    expect(await takeAiImageAllowance(env.DB, userId, planOf("free"))).toMatchObject({ ok: true });
+
+    const form = new FormData();
+    form.set("intent", "delete");
+    form.set("confirmation", email);
+    const response = await SELF.fetch("https://portico.test/user/settings", {
+      method: "POST",
+      body: form,
+      headers: { cookie, origin: "https://portico.test" },
+      redirect: "manual",
+    });
+    expect(response.status).toBe(302);
+    expect(await env.DB.prepare(`SELECT id FROM users WHERE id = ?`).bind(userId).first()).toBeNull();
+
+    expect((await bucket().list({ prefix: `users/${userId}/` })).objects).toEqual([]);
+    const rows = await env.DB.prepare(`SELECT COUNT(*) AS n FROM ai_image_generations WHERE user_id = ?`)
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    expect((await readAiImage(bucket(), bystander, ID))?.image.prompt).toBe("not theirs to delete");
+    await bucket().delete(`users/${bystander}/${ID}`);
   });
 });

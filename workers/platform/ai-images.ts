@@ -8,7 +8,8 @@
  * instead of inventing a picture; the page says so before anyone clicks.
  */
 import { z } from "zod";
-import type { ImageModel } from "~workers/providers/workers-ai/text-to-image";
+import type { WorkersAiBinding } from "~workers/providers/workers-ai/binding";
+import { MODEL_TIMEOUT_MS } from "~workers/providers/workers-ai/text-to-image";
 import { currentPlanPeriod, type PlanId, type StoredPlan } from "./plans";
 
 export const AI_IMAGE_LIMITS: Record<PlanId, { perMonth: number; perDay: number }> = {
@@ -31,7 +32,10 @@ export const AI_IMAGE_STYLES = {
 } as const;
 export type AiImageStyle = keyof typeof AI_IMAGE_STYLES;
 
-/** FLUX reads at most 2048 characters; the longest preset plus this bound stays well under. */
+/**
+ * The admin's words: with ". " and the longest preset this stays within FLUX's 2048 characters
+ * (ai-images.test.ts checks it), so the prompt is never cut on its way to the model.
+ */
 export const PROMPT_MAX_CHARS = 1000;
 
 export const PromptToImageSchema = z.object({
@@ -52,8 +56,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The windows a generation at `now` counts in: the UTC day, and the plan's month. */
 function windowsAt(plan: StoredPlan, now: number) {
   const dayStart = now - (now % DAY_MS);
-  // A paid plan's month runs from its purchase day, as its API quota does; Free's is the
-  // calendar month (UTC). An expired plan is Free again.
+  // A paid plan's months are counted back from its expiry, as its API quota's are; Free's is
+  // the calendar month (UTC). An expired plan is Free again.
   const period = currentPlanPeriod(plan, now);
   const limits = AI_IMAGE_LIMITS[period.planId];
   return {
@@ -157,15 +161,25 @@ function secondsUntil(end: number, now: number): number {
 // ---------------------------------------------------------------------------------------------
 // The engine
 
-/** What prompt-to-image needs from the environment: both exist in production only. */
+/**
+ * What prompt-to-image needs from the environment: the model exists in production only, the
+ * bucket everywhere (Miniflare simulates R2). `AI_IMAGE_TIMEOUT_MS` shortens the model's time
+ * limit (tests do; it is never longer than the 25 s the page's own 30 s leave room for).
+ */
 export interface AiImageBindings {
-  AI?: ImageModel;
+  AI?: WorkersAiBinding;
   AI_IMAGES?: R2Bucket;
+  AI_IMAGE_TIMEOUT_MS?: string;
 }
 
 export type AiImageEngine =
-  | { available: true; ai: ImageModel; bucket: R2Bucket }
+  | { available: true; ai: WorkersAiBinding; bucket: R2Bucket; timeoutMs: number }
   | { available: false; binding: "AI" | "AI_IMAGES"; message: string };
+
+function timeoutOf(env: AiImageBindings): number {
+  const asked = Number(env.AI_IMAGE_TIMEOUT_MS);
+  return Number.isInteger(asked) && asked > 0 ? Math.min(asked, MODEL_TIMEOUT_MS) : MODEL_TIMEOUT_MS;
+}
 
 /**
  * The engine this environment has, or the sentence saying which binding it lacks. The page's
@@ -188,7 +202,7 @@ export function aiImageEngineFor(env: AiImageBindings): AiImageEngine {
         "Image generation needs the R2 bucket binding AI_IMAGES to keep the images, which this environment does not have.",
     };
   }
-  return { available: true, ai: env.AI, bucket: env.AI_IMAGES };
+  return { available: true, ai: env.AI, bucket: env.AI_IMAGES, timeoutMs: timeoutOf(env) };
 }
 
 /** The prompt the model is given: the admin's words, then the style's preset. */
@@ -253,32 +267,66 @@ function describe(object: R2Object, id: string): StoredAiImage {
 
 export const AI_IMAGE_PAGE_SIZE = 24;
 
-/** The account's images, newest first (their names sort that way), a page at a time. */
+/**
+ * The account's images, newest first (their names sort that way), a page at a time: `after`
+ * is the last image already shown, and `next` the one to pass for the page after this (null at
+ * the end). Paging by name, not by R2's cursor, lets the page continue from what it shows even
+ * after a new image moved every page by one.
+ */
 export async function listAiImages(
   bucket: R2Bucket,
   userId: string,
-  options: { cursor?: string; limit?: number } = {},
-): Promise<{ images: StoredAiImage[]; cursor: string | null }> {
+  options: { after?: string; limit?: number } = {},
+): Promise<{ images: StoredAiImage[]; next: string | null }> {
   const prefix = prefixOf(userId);
+  if (options.after !== undefined && !AI_IMAGE_ID.test(options.after)) {
+    throw new Error("listAiImages: `after` is not an image id");
+  }
   const listed = await bucket.list({
     prefix,
-    cursor: options.cursor,
+    ...(options.after !== undefined && { startAfter: `${prefix}${options.after}` }),
     limit: options.limit ?? AI_IMAGE_PAGE_SIZE,
     include: ["httpMetadata", "customMetadata"],
   });
   const images = listed.objects.map((object) => describe(object, object.key.slice(prefix.length)));
-  return { images, cursor: listed.truncated ? listed.cursor : null };
+  return { images, next: listed.truncated ? (images.at(-1)?.id ?? null) : null };
 }
 
-/** One of the account's images with its bytes, or null when it has none by that name. */
+/** An image, its ETag, and its bytes: null when the browser's copy (`If-None-Match`) is current. */
+export interface ReadAiImage {
+  image: StoredAiImage;
+  etag: string;
+  body: ReadableStream | null;
+}
+
+/**
+ * One of the account's images with its bytes, or null when it has none by that name. With the
+ * request's headers as `conditions`, an `If-None-Match` naming the current ETag gets no body.
+ */
 export async function readAiImage(
   bucket: R2Bucket,
   userId: string,
   id: string,
-): Promise<{ image: StoredAiImage; body: ReadableStream } | null> {
+  conditions?: Headers,
+): Promise<ReadAiImage | null> {
   if (!AI_IMAGE_ID.test(id)) return null;
-  const object = await bucket.get(`${prefixOf(userId)}${id}`);
-  return object ? { image: describe(object, id), body: object.body } : null;
+  const object: R2ObjectBody | R2Object | null = await bucket.get(`${prefixOf(userId)}${id}`, {
+    onlyIf: conditions ?? new Headers(),
+  });
+  if (!object) return null;
+  const image = describe(object, id);
+  const body = "body" in object ? (object as R2ObjectBody).body : null;
+  return { image, etag: object.httpEtag, body };
+}
+
+/** Deletes every image of the account (its account is going), a listing page at a time. */
+export async function deleteAiImages(bucket: R2Bucket, userId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix: prefixOf(userId), limit: 1000, cursor });
+    if (listed.objects.length > 0) await bucket.delete(listed.objects.map((object) => object.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
 }
 
 const EXTENSIONS: Record<string, string> = {

@@ -7,7 +7,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "~workers/app";
-import { aiImageEngineFor, type AiImageBindings } from "~workers/platform/ai-images";
+import { aiImageEngineFor, aiImageUsage, type AiImageBindings } from "~workers/platform/ai-images";
 import { randomClientAddress, sessionCookieFor, signUpVerified } from "../../../tests/factories";
 import { fakeImageModel, fluxAnswer, jpegOf } from "../../../tests/fakes/workers-ai-images";
 
@@ -157,5 +157,26 @@ describe(PAGE, () => {
       class: expect.any(String),
     });
     await bucket.delete([`users/${admin!.id}/${older}`, `users/${admin!.id}/${newer}`]);
+  });
+
+  it("says how much of the plan's day and month the admin has used", async () => {
+    const cookie = await sessionCookieFor(SELF, env.ADMIN_EMAIL);
+    const admin = await env.DB.prepare(`SELECT id, plan_id, plan_expires_at FROM users WHERE email = ?`)
+      .bind(env.ADMIN_EMAIL)
+      .first<{ id: string; plan_id: "free" | "standard" | "premium"; plan_expires_at: number | null }>();
+    const plan = { planId: admin!.plan_id, planExpiresAt: admin!.plan_expires_at };
+    await env.DB.prepare(`DELETE FROM ai_image_generations WHERE user_id = ?`).bind(admin!.id).run();
+    await env.DB.prepare(`INSERT INTO ai_image_generations (id, user_id, created_at) VALUES (?, ?, ?)`)
+      .bind(`usage-${crypto.randomUUID()}`, admin!.id, Date.now())
+      .run();
+    const usage = await aiImageUsage(env.DB, admin!.id, plan);
+    expect(usage).toMatchObject({ today: 1, thisMonth: 1 });
+
+    const html = await (await SELF.fetch(pageRequest(cookie))).text();
+    const [line] = await elements(html, '[data-testid="ai-image-usage"]');
+    expect(decoded(line!.text)).toBe(
+      `${usage.planId} plan: 1 of ${usage.perDay} today, 1 of ${usage.perMonth} this month.`,
+    );
+    await env.DB.prepare(`DELETE FROM ai_image_generations WHERE user_id = ?`).bind(admin!.id).run();
   });
 });

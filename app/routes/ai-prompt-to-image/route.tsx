@@ -5,7 +5,7 @@
  * the loader brings the server's own sentence saying so, and the buttons are off with that
  * sentence as their description, before anyone clicks.
  */
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { Link, useRevalidator } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { ApiError, apiRequest, serverMessage } from "~/lib/api-client";
@@ -24,6 +24,7 @@ import {
   type LinkedAiImage,
 } from "~workers/platform/ai-images";
 import type { Route } from "./+types/route";
+import { shownHistory, withOlderPage, type HistoryPage, type OlderImages } from "./history";
 
 export const meta = () => [{ title: titled("AI prompt to image") }];
 
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const engine = aiImageEngineFor(env);
   const [usage, history] = await Promise.all([
     aiImageUsage(env.DB, user.id, user),
-    env.AI_IMAGES ? listAiImages(env.AI_IMAGES, user.id) : { images: [], cursor: null },
+    env.AI_IMAGES ? listAiImages(env.AI_IMAGES, user.id) : { images: [], next: null },
   ]);
   return {
     limits: AI_IMAGE_LIMITS,
@@ -45,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     engine: engine.available ? { available: true as const } : { available: false as const, message: engine.message },
     usage,
     images: history.images.map(linkAiImage),
-    cursor: history.cursor,
+    next: history.next,
     promptMaxChars: PROMPT_MAX_CHARS,
   };
 }
@@ -68,8 +69,12 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
   const [busy, setBusy] = useState(false);
   const [promptError, setPromptError] = useState<string | null>(null);
   const [generated, setGenerated] = useState<Generated | null>(null);
-  const [older, setOlder] = useState<{ images: LinkedAiImage[]; cursor: string | null }>({ images: [], cursor: null });
-  const cursor = older.images.length > 0 ? older.cursor : loaderData.cursor;
+  const [older, setOlder] = useState<OlderImages | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  // Set at once, unlike state: a second click before the next render sends nothing.
+  const loadingRef = useRef(false);
+  const first: HistoryPage = { images: loaderData.images, next: loaderData.next };
+  const history = shownHistory(first, older);
 
   const generate = async (type: AiImageStyle, event?: FormEvent) => {
     event?.preventDefault();
@@ -99,18 +104,22 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
   };
 
   const loadMore = async () => {
-    if (!cursor) return;
+    const after = history.next;
+    if (!after || loadingRef.current) return;
+    loadingRef.current = true;
+    setLoadingOlder(true);
     try {
-      const page = await apiRequest<{ images: LinkedAiImage[]; cursor: string | null }>("/ai/images", {
-        options: { cursor },
-      });
-      if (page) setOlder((shown) => ({ images: [...shown.images, ...page.images], cursor: page.cursor }));
+      const page = await apiRequest<HistoryPage>("/ai/images", { options: { after } });
+      if (page) setOlder((shown) => withOlderPage(first, shown, after, page));
     } catch (error) {
       window.alert(`Error: ${serverMessage(error) ?? "the older images could not be listed"}`);
+    } finally {
+      loadingRef.current = false;
+      setLoadingOlder(false);
     }
   };
 
-  const images = [...loaderData.images, ...older.images];
+  const { images } = history;
   const describedBy = [promptError ? "prompt-error" : null, engine.available ? null : "engine-status"]
     .filter(Boolean)
     .join(" ");
@@ -213,8 +222,8 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
-          {cursor && (
-            <button type="button" onClick={loadMore} className={`${SECONDARY_BUTTON} mt-4`}>
+          {history.next && (
+            <button type="button" onClick={loadMore} disabled={loadingOlder} className={`${SECONDARY_BUTTON} mt-4`}>
               Show older images
             </button>
           )}
