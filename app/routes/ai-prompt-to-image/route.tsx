@@ -8,7 +8,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Link, useRevalidator } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
-import { ApiError, apiRequest, serverMessage } from "~/lib/api-client";
+import { apiRequest, serverMessage } from "~/lib/api-client";
 import { titled } from "~/lib/page-meta";
 import { requireAdmin, serverContext } from "~/lib/session.server";
 import {
@@ -25,6 +25,7 @@ import {
 } from "~workers/platform/ai-images";
 import type { Route } from "./+types/route";
 import { shownHistory, withOlderPage, type HistoryPage, type OlderImages } from "./history";
+import { PromptField, promptErrorOf } from "./prompt-field";
 
 export const meta = () => [{ title: titled("AI prompt to image") }];
 
@@ -92,10 +93,7 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
         void revalidator.revalidate();
       }
     } catch (error) {
-      const fieldError =
-        error instanceof ApiError && error.status === 422
-          ? (error.body as { errors?: Record<string, string> } | undefined)?.errors?.input_prompts
-          : undefined;
+      const fieldError = promptErrorOf(error);
       if (fieldError) setPromptError(fieldError);
       window.alert(`Error: ${serverMessage(error) ?? fieldError ?? "the image could not be generated"}`);
     } finally {
@@ -143,25 +141,7 @@ export default function PromptToImage({ loaderData }: Route.ComponentProps) {
           <span className="capitalize">{usage.planId}</span> plan: {usage.today} of {usage.perDay} today,{" "}
           {usage.thisMonth} of {usage.perMonth} this month.
         </p>
-        <label htmlFor="prompt" className="mt-4 block text-sm font-medium">
-          Prompt
-        </label>
-        <textarea
-          id="prompt"
-          rows={4}
-          value={prompt}
-          maxLength={loaderData.promptMaxChars}
-          onChange={(event) => setPrompt(event.target.value)}
-          placeholder="A lighthouse on a cliff at dusk"
-          aria-invalid={promptError ? true : undefined}
-          aria-describedby={promptError ? "prompt-error" : undefined}
-          className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900"
-        />
-        {promptError && (
-          <p id="prompt-error" className="mt-1 text-sm text-red-600 dark:text-red-400">
-            {promptError}
-          </p>
-        )}
+        <PromptField value={prompt} onChange={setPrompt} maxLength={loaderData.promptMaxChars} error={promptError} />
         <div className="mt-3 flex gap-2">
           {styles.map((style, index) => (
             <button
