@@ -17,6 +17,7 @@ import {
   MESPEAK_ENGINE,
   MESPEAK_MIN_SPEED,
   MESPEAK_PIECE_CHARS,
+  MESPEAK_PIECE_UNITS,
   MESPEAK_SAMPLE_RATE,
   MESPEAK_VOICES,
   MIN_WPM,
@@ -37,9 +38,40 @@ export function mespeak(): Mespeak {
   return engine;
 }
 
+/** What eSpeak reads as one spoken unit: a digit, a CJK character, or a run of anything else but spaces. */
+const SPOKEN_UNIT =
+  /\p{N}|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[^\s\p{N}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+const spokenUnits = (text: string) => text.match(SPOKEN_UNIT)?.length ?? 0;
+
+/**
+ * How far past MAX_AUDIO_SECONDS a text's predicted length (its units at the words-a-minute
+ * pace) may go before it is refused unspoken: eSpeak keeps that pace within a few percent
+ * (4 096 characters of prose, 700 units at 80 a minute, take 8.6 minutes), and a text
+ * predicted just under the limit is still checked piece by piece as it is spoken.
+ */
+const PREDICTION_MARGIN = 1.15;
+
+/**
+ * Characters per eSpeak call for `text`: 400, or fewer where the text's units are short, so a
+ * piece holds about MESPEAK_PIECE_UNITS units (and its samples stay near 2 MB at the slowest).
+ */
+export function pieceCharsFor(text: string): number {
+  const units = spokenUnits(text);
+  if (units === 0) return MESPEAK_PIECE_CHARS;
+  return Math.max(40, Math.min(MESPEAK_PIECE_CHARS, Math.floor((text.length * MESPEAK_PIECE_UNITS) / units)));
+}
+
 export function mespeakVoices(): Voice[] {
   return MESPEAK_VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender }));
 }
+
+const tooLong = () =>
+  documentFailure(
+    "invalid-input",
+    `This text would be more than ${MAX_AUDIO_SECONDS / 60} minutes of speech at this speed: send less text, or a higher speed.`,
+    { field: "input" },
+  );
 
 export async function synthesizeWithMespeak(request: SpeechRequest): Promise<SpeechOutcome> {
   const started = Date.now();
@@ -61,24 +93,23 @@ export async function synthesizeWithMespeak(request: SpeechRequest): Promise<Spe
   const picked = pickFrom(MESPEAK_VOICES, request, "The embedded engine (meSpeak)");
   if (!picked.ok) return documentFailure("invalid-input", picked.detail, { field: picked.field });
   const { voice } = picked;
+  // Refused before speaking when it will plainly be too long: holding 10 minutes of pieces
+  // next to the instance only to refuse them is the most memory this engine would ever hold.
+  if (spokenUnits(request.text) / wordsPerMinute > (MAX_AUDIO_SECONDS / 60) * PREDICTION_MARGIN) {
+    return tooLong();
+  }
   const synth = mespeak();
   await synth.load(voice.file);
   const pieces: Uint8Array[] = [];
   let bytes = 0;
-  for (const piece of splitText(request.text, MESPEAK_PIECE_CHARS)) {
+  for (const piece of splitText(request.text, pieceCharsFor(request.text))) {
     // eSpeak runs synchronously to each piece's end: the time limit is checked between pieces.
     if (Date.now() - started > request.timeoutMs) {
       return documentFailure("engine-failed", `meSpeak did not finish within ${request.timeoutMs / 1000} s.`);
     }
     const wav = synth.speak(piece, voice, wordsPerMinute, request.pitch);
     bytes += wav.length - 44;
-    if (bytes > MAX_AUDIO_SECONDS * MESPEAK_SAMPLE_RATE * 2) {
-      return documentFailure(
-        "invalid-input",
-        `This text would be more than ${MAX_AUDIO_SECONDS / 60} minutes of speech at this speed: send less text, or a higher speed.`,
-        { field: "input" },
-      );
-    }
+    if (bytes > MAX_AUDIO_SECONDS * MESPEAK_SAMPLE_RATE * 2) return tooLong();
     pieces.push(wav);
   }
   if (bytes > RELEASE_AFTER_BYTES) synth.release();

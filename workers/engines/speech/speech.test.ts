@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SpeechRequest } from "~workers/hosted/capabilities";
 import { readWav } from "~workers/hosted/text-to-speech/audio";
+import { pieceCharsFor } from "./index";
 import { Mespeak } from "./mespeak";
 
 const request = (overrides: Partial<SpeechRequest> = {}): SpeechRequest => ({
@@ -85,6 +86,19 @@ describe("meSpeak in the engine Worker", () => {
     expect(seconds(outcome.audio) / 60).toBeGreaterThan(8);
     expect(seconds(outcome.audio) / 60).toBeLessThan(10);
   }, 120_000);
+
+  it("cuts text of short spoken units into shorter pieces, and refuses plainly too long text unspoken", async () => {
+    // Each piece's samples sit in eSpeak's runtime as a plain array: pieces are bounded by what
+    // is spoken (words, digits, CJK characters), not by characters alone.
+    expect(pieceCharsFor("The quick brown fox jumps over the lazy dog. ".repeat(20))).toBeGreaterThanOrEqual(150);
+    expect(pieceCharsFor("9 ".repeat(500))).toBe(60);
+    expect(pieceCharsFor("这是一个测试句子。".repeat(50))).toBeLessThan(40 + 1);
+    const started = Date.now();
+    const outcome = await env.ENGINES.speak(request({ text: "9 ".repeat(2048).trim(), speed: 0.5 }));
+    expect(outcome).toMatchObject({ ok: false, problem: "invalid-input", extensions: { field: "input" } });
+    // Refused from its length before any of its 25 minutes is spoken (speaking it takes seconds).
+    expect(Date.now() - started).toBeLessThan(500);
+  });
 
   it("lists its voices with language and gender, two for each language", async () => {
     const voices = await env.ENGINES.speechVoices();

@@ -26,22 +26,29 @@ export const MIN_WPM = 80;
 /** The slowest `speed` meSpeak honours (80 / 175 ≈ 0.457; the schema's own minimum is 0.25). */
 export const MESPEAK_MIN_SPEED = MIN_WPM / NORMAL_WPM;
 
-/** Characters spoken per eSpeak call: about 30 s of speech at its normal pace. */
+/** Characters spoken per eSpeak call at most: about 30 s of prose at its normal pace. */
 export const MESPEAK_PIECE_CHARS = 400;
+/**
+ * Spoken units (words, and each digit or CJK character, which eSpeak reads one by one) per
+ * call at most: 30 take about 20 s at the slowest pace, under 1 MB of samples, which eSpeak's
+ * runtime holds as a plain array (4–8 bytes an entry, grown as it writes) until the call
+ * ends. Text of short units ("9 9 9 …", numerals, Chinese) is cut shorter than 400 characters.
+ */
+export const MESPEAK_PIECE_UNITS = 30;
 
 /** meSpeak's WAV: 22 050 Hz, 16-bit, mono. */
 export const MESPEAK_SAMPLE_RATE = 22_050;
 
 /**
- * The longest answer, from the engine isolate's memory (128 MB), measured (decision 060,
- * scripts in its text): the eSpeak instance is ~56 MB live; while speaking, the pieces so far
- * and the runtime's array for the current piece; then the instance is dropped and the pieces
- * are copied into one answer, which RPC copies once more. 10 minutes is 26.5 MB of samples:
- * the measured peak for it is under 100 MB. 4 096 characters of prose at the slowest speed
- * take about 9 minutes; text eSpeak reads symbol by symbol ("9 9 9 …") would take 25, so
- * past this the call stops and says so.
+ * The longest answer, from the engine isolate's 128 MB, measured (decision 060): while it
+ * speaks, the engine's code and data (15 MB), the eSpeak instance (56 MB), the pieces so far
+ * (A) and the runtime's array for the current piece (~10 MB); once spoken, the instance is
+ * dropped and the pieces are copied into one answer, which RPC copies once more (15 + 3A).
+ * 9 minutes of 22 050 Hz 16-bit mono is A = 23.8 MB: at most ~105 MB, and ~87 MB. 4 096
+ * characters of prose at the slowest speed take 8.6 minutes; text eSpeak reads symbol by
+ * symbol ("9 9 9 …") would take 25, so past this the call stops and says so.
  */
-export const MAX_AUDIO_SECONDS = 600;
+export const MAX_AUDIO_SECONDS = 540;
 
 /** eSpeak's own female variant (meSpeak's `f2`): raised pitch and formants. */
 export const FEMALE_VARIANT = "f2";
