@@ -8,7 +8,7 @@
  * call's number, so a test can see the pieces of a long text joined whole and in order.
  */
 import { bytesToBase64 } from "~workers/hosted/_image/base64";
-import { concatBytes, wavOf } from "~workers/hosted/text-to-speech/audio";
+import { concatBytes, wavOf } from "~workers/hosted/_audio/wav";
 import type { SpeechModels } from "~workers/providers/workers-ai/speech";
 
 export interface FakeSpeechCall {

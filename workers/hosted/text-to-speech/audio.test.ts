@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { concatBytes, joinMp3, joinWav, mp3Duration, mp3Frames, readWav, splitText, wavOf } from "./audio";
+import { mp3Seconds, walkMp3, type Mp3Layout } from "../_audio/mp3";
+import { concatBytes, wavOf } from "../_audio/wav";
+import { joinMp3, joinWav, readWav, splitText } from "./audio";
 import { id3Tag, mp3Frame, mp3Of } from "../../../tests/fakes/workers-ai";
 
 describe("splitText", () => {
@@ -92,17 +94,26 @@ describe("WAV", () => {
 });
 
 describe("MP3", () => {
-  it("walks the frames after an ID3 tag, and times them", () => {
+  const walk = (bytes: Uint8Array): Mp3Layout => {
+    const layout = walkMp3(bytes, { tolerant: false });
+    if (!layout.ok) throw new Error(layout.why);
+    return layout;
+  };
+
+  it("reads the fake's frames after an ID3 tag, and times them", () => {
     const file = concatBytes([id3Tag(30), ...Array.from({ length: 50 }, () => mp3Frame())]);
-    expect(mp3Frames(file).length).toBe(50);
-    expect(mp3Duration(file)).toBeCloseTo((50 * 576) / 24_000, 6);
+    expect(walk(file).offsets.length).toBe(50);
+    expect(mp3Seconds(walk(file))).toBeCloseTo((50 * 576) / 24_000, 6);
   });
 
   it("joins pieces frame by frame, without their tags and Info frames", () => {
     const joined = joinMp3([mp3Of(3), mp3Of(4), mp3Of(5)])!;
     expect(joined.length).toBe(12 * 144);
-    expect(mp3Frames(joined).length).toBe(12);
-    expect(mp3Duration(joined)).toBeCloseTo((12 * 576) / 24_000, 6);
+    expect(walk(joined).offsets.length).toBe(12);
+    expect(walk(joined).infoFrame).toBeNull();
+    expect(mp3Seconds(walk(joined))).toBeCloseTo((12 * 576) / 24_000, 6);
     expect(joinMp3([mp3Of(3), new Uint8Array(100)])).toBeNull();
+    // Pieces of two sample rates are not one stream.
+    expect(joinMp3([mp3Of(3), mp3Of(3, "mpeg1-44k")])).toBeNull();
   });
 });

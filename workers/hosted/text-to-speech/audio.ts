@@ -8,8 +8,12 @@
  * count) are dropped; raw PCM is concatenated as it is. FLAC and Ogg Opus cannot be joined
  * without re-encoding, so the engines give them only for a text that fits one call.
  *
- * Shared by the main Worker (Workers AI's answers) and the engine Worker (meSpeak's).
+ * Shared by the main Worker (Workers AI's answers) and the engine Worker (meSpeak's). The WAV
+ * and MP3 structure is read by workers/hosted/_audio/ (wav.ts, mp3.ts), which Audio to Text
+ * reads uploads with too.
  */
+import { walkMp3 } from "../_audio/mp3";
+import { concatBytes, pcmFmtChunk, readWavLayout, wavHeader } from "../_audio/wav";
 
 /** Sentence ends in the scripts the engines speak: Latin, CJK full stops, Devanagari's danda. */
 const SENTENCE_END = /([.!?;…。！？；।]+["'”’)\]]*)(\s+|$)|(\n\s*\n)|([。！？])/gu;
@@ -83,99 +87,29 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 // ---- WAV ----
 
 export interface WavAudio {
-  /** 1 for integer PCM. */
+  /** The codec's format tag: 1 for integer PCM. */
   audioFormat: number;
   channels: number;
   sampleRate: number;
   bitsPerSample: number;
-  /** The samples, as the file holds them. */
+  /** The samples, as the file holds them (whole blocks). */
   data: Uint8Array;
 }
 
-const ascii = (bytes: Uint8Array, at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-
 /**
- * Reads a RIFF/WAVE file's format and samples. A streaming encoder writes its sizes before it
- * knows them (0 or 0xFFFFFFFF, as Deepgram's streamed WAV may): a `data` size past the end of
- * the bytes is read as "to the end". Null when the bytes are not a PCM WAV.
+ * A RIFF/WAVE file's format and samples (a streamed header's unknown sizes read as "to the
+ * end"), or null when the bytes are not a WAV.
  */
 export function readWav(bytes: Uint8Array): WavAudio | null {
-  if (bytes.length < 12 || ascii(bytes, 0) !== "RIFF" || ascii(bytes, 8) !== "WAVE") return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let format: Omit<WavAudio, "data"> | null = null;
-  let offset = 12;
-  while (offset + 8 <= bytes.length) {
-    const id = ascii(bytes, offset);
-    const size = view.getUint32(offset + 4, true);
-    const body = offset + 8;
-    if (id === "fmt " && size >= 16 && body + 16 <= bytes.length) {
-      format = {
-        audioFormat: view.getUint16(body, true),
-        channels: view.getUint16(body + 2, true),
-        sampleRate: view.getUint32(body + 4, true),
-        bitsPerSample: view.getUint16(body + 14, true),
-      };
-    } else if (id === "data") {
-      if (!format) return null;
-      const end = size === 0 || body + size > bytes.length ? bytes.length : body + size;
-      const frame = format.channels * (format.bitsPerSample / 8);
-      // Whole sample frames only: a streamed file may stop inside one.
-      const usable = end - body - ((end - body) % Math.max(1, frame));
-      return { ...format, data: bytes.subarray(body, body + usable) };
-    }
-    offset = body + size + (size % 2);
-  }
-  return null;
-}
-
-/**
- * Writes a canonical 44-byte WAV header for `dataBytes` of integer PCM samples at the start of
- * `out`, whose samples follow it at byte 44.
- */
-export function writeWavHeader(
-  out: Uint8Array,
-  dataBytes: number,
-  sampleRate: number,
-  channels = 1,
-  bitsPerSample = 16,
-): void {
-  const view = new DataView(out.buffer, out.byteOffset, 44);
-  const text = (at: number, value: string) => {
-    for (let i = 0; i < 4; i++) out[at + i] = value.charCodeAt(i);
+  const layout = readWavLayout(bytes);
+  if (!layout.ok) return null;
+  return {
+    audioFormat: layout.formatTag ?? -1,
+    channels: layout.channels,
+    sampleRate: layout.sampleRate,
+    bitsPerSample: layout.bitsPerSample,
+    data: bytes.subarray(layout.dataOffset, layout.dataOffset + layout.dataBytes),
   };
-  const blockAlign = channels * (bitsPerSample / 8);
-  text(0, "RIFF");
-  view.setUint32(4, 36 + dataBytes, true);
-  text(8, "WAVE");
-  text(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, channels, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * blockAlign, true);
-  view.setUint16(32, blockAlign, true);
-  view.setUint16(34, bitsPerSample, true);
-  text(36, "data");
-  view.setUint32(40, dataBytes, true);
-}
-
-/** A canonical 44-byte-header WAV of integer PCM samples. */
-export function wavOf(pcm: Uint8Array, sampleRate: number, channels = 1, bitsPerSample = 16): Uint8Array {
-  const out = new Uint8Array(44 + pcm.length);
-  writeWavHeader(out, pcm.length, sampleRate, channels, bitsPerSample);
-  out.set(pcm, 44);
-  return out;
-}
-
-/** Concatenates byte arrays into one, allocated once. */
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /**
@@ -199,9 +133,10 @@ export function joinWav(pieces: readonly Uint8Array[]): Uint8Array | null {
       return null;
   }
   const dataBytes = read.reduce((sum, piece) => sum + piece!.data.length, 0);
-  const out = new Uint8Array(44 + dataBytes);
-  writeWavHeader(out, dataBytes, first.sampleRate, first.channels, first.bitsPerSample);
-  let offset = 44;
+  const header = wavHeader(pcmFmtChunk(first.sampleRate, first.channels, first.bitsPerSample), dataBytes);
+  const out = new Uint8Array(header.length + dataBytes);
+  out.set(header);
+  let offset = header.length;
   for (const piece of read) {
     out.set(piece!.data, offset);
     offset += piece!.data.length;
@@ -211,100 +146,21 @@ export function joinWav(pieces: readonly Uint8Array[]): Uint8Array | null {
 
 // ---- MP3 ----
 
-export interface Mp3Frame {
-  offset: number;
-  length: number;
-  sampleRate: number;
-  samples: number;
-}
-
-const MPEG1_L3_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-const MPEG2_L3_KBPS = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const SAMPLE_RATES: Record<number, number[]> = {
-  3: [44100, 48000, 32000], // MPEG 1
-  2: [22050, 24000, 16000], // MPEG 2
-  0: [11025, 12000, 8000], // MPEG 2.5
-};
-
-/** The length of an ID3v2 tag at `offset` (0 when there is none). */
-function id3Length(bytes: Uint8Array, offset: number): number {
-  if (offset + 10 > bytes.length || ascii(bytes, offset).slice(0, 3) !== "ID3") return 0;
-  const size =
-    ((bytes[offset + 6]! & 0x7f) << 21) |
-    ((bytes[offset + 7]! & 0x7f) << 14) |
-    ((bytes[offset + 8]! & 0x7f) << 7) |
-    (bytes[offset + 9]! & 0x7f);
-  const footer = bytes[offset + 5]! & 0x10 ? 10 : 0;
-  return 10 + size + footer;
-}
-
-/** The MPEG Layer III frame header at `offset`, or null. */
-function mp3FrameAt(bytes: Uint8Array, offset: number): Mp3Frame | null {
-  if (offset + 4 > bytes.length) return null;
-  const b1 = bytes[offset + 1]!;
-  const b2 = bytes[offset + 2]!;
-  if (bytes[offset] !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
-  const version = (b1 >> 3) & 3;
-  if (version === 1 || ((b1 >> 1) & 3) !== 1) return null; // reserved version, or not Layer III
-  const bitrateIndex = b2 >> 4;
-  const rateIndex = (b2 >> 2) & 3;
-  if (bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null;
-  const kbps = (version === 3 ? MPEG1_L3_KBPS : MPEG2_L3_KBPS)[bitrateIndex]!;
-  const sampleRate = SAMPLE_RATES[version]![rateIndex]!;
-  const padding = (b2 >> 1) & 1;
-  const length = Math.floor(((version === 3 ? 144_000 : 72_000) * kbps) / sampleRate) + padding;
-  return { offset, length, sampleRate, samples: version === 3 ? 1152 : 576 };
-}
-
-/**
- * The audio frames of an MP3 file, its ID3v2 tag skipped, in order, up to the first byte that
- * does not start a frame (an ID3v1 tag at the end, or damage). Empty for bytes that are no MP3.
- */
-export function mp3Frames(bytes: Uint8Array): Mp3Frame[] {
-  const frames: Mp3Frame[] = [];
-  let offset = id3Length(bytes, 0);
-  for (;;) {
-    const frame = mp3FrameAt(bytes, offset);
-    if (!frame || frame.offset + frame.length > bytes.length) break;
-    frames.push(frame);
-    offset += frame.length;
-  }
-  return frames;
-}
-
-/**
- * A frame that holds an encoder's Xing/Info or VBRI header (no audio; the file's frame count):
- * the tag sits right after the side information (9, 17 or 32 bytes, by version and channels),
- * VBRI 32 bytes in.
- */
-function isInfoFrame(bytes: Uint8Array, frame: Mp3Frame): boolean {
-  return [9, 17, 32].some((side) => {
-    const tag = ascii(bytes, frame.offset + 4 + side);
-    return tag === "Xing" || tag === "Info" || (side === 32 && tag === "VBRI");
-  });
-}
-
-/** Seconds of audio in an MP3 file, from its frames. */
-export function mp3Duration(bytes: Uint8Array): number {
-  return mp3Frames(bytes)
-    .filter((frame) => !isInfoFrame(bytes, frame))
-    .reduce((sum, frame) => sum + frame.samples / frame.sampleRate, 0);
-}
-
 /**
  * One MP3 of several pieces, in order: each piece's audio frames, without its tags or its
  * Xing/Info frame (which would state a single piece's length for the whole file). Null when a
- * piece holds no MP3 frames.
+ * piece holds no MP3 frames, or its sample rate differs from the first's.
  */
 export function joinMp3(pieces: readonly Uint8Array[]): Uint8Array | null {
-  if (pieces.length === 1) return mp3Frames(pieces[0]!).length > 0 ? pieces[0]! : null;
+  const layouts = pieces.map((piece) => walkMp3(piece, { tolerant: false }));
+  if (layouts.length === 0 || layouts.some((layout) => !layout.ok)) return null;
+  if (pieces.length === 1) return pieces[0]!;
   const parts: Uint8Array[] = [];
-  for (const piece of pieces) {
-    const frames = mp3Frames(piece).filter((frame) => !isInfoFrame(piece, frame));
-    if (frames.length === 0) return null;
-    const first = frames[0]!;
-    const last = frames[frames.length - 1]!;
-    parts.push(piece.subarray(first.offset, last.offset + last.length));
+  const rate = layouts[0]!.ok ? layouts[0]!.sampleRate : 0;
+  for (const [index, layout] of layouts.entries()) {
+    if (!layout.ok || layout.sampleRate !== rate) return null;
+    const end = layout.offsets.at(-1)! + layout.sizes.at(-1)!;
+    parts.push(pieces[index]!.subarray(layout.offsets[0]!, end));
   }
   return concatBytes(parts);
 }

@@ -12,7 +12,9 @@ import { workersAiSpeech } from "~workers/providers/workers-ai/speech";
 import { callHosted, createAccountWithKey, expectProblem as expectProblemResponse } from "../../../tests/factories";
 import { fakeSpeechModels, mp3Of, type FakeSpeechModels } from "../../../tests/fakes/workers-ai";
 import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
-import { mp3Duration, mp3Frames, readWav, wavOf } from "./audio";
+import { mp3Seconds, walkMp3, type Mp3Layout } from "../_audio/mp3";
+import { wavOf } from "../_audio/wav";
+import { readWav } from "./audio";
 import { definition } from "./index";
 import { MAX_INPUT_CHARS, TextToSpeechInputSchema } from "./schema";
 
@@ -76,6 +78,13 @@ async function fundamental(raw: Record<string, unknown>): Promise<number> {
   }
   estimates.sort((a, b) => a - b);
   return estimates[Math.floor(estimates.length / 2)] ?? 0;
+}
+
+/** An answer's MP3 frames, walked strictly as our own engines' answers are. */
+function framesOf(bytes: Uint8Array): Mp3Layout {
+  const layout = walkMp3(bytes, { tolerant: false });
+  if (!layout.ok) throw new Error(`not an MP3: ${layout.why}`);
+  return layout;
 }
 
 /** The field a 422 names. */
@@ -259,7 +268,7 @@ describe("text-to-speech on Workers AI (fake binding in the models' shapes)", ()
       { model: "@cf/deepgram/aura-2-en", inputs: { text: SENTENCE, speaker: "luna", encoding: "mp3" } },
     ]);
     // The fake speaks one frame a character (after its tag and Info frame): all of them arrive.
-    expect(mp3Frames(audio.bytes).length).toBe(SENTENCE.length + 1);
+    expect(framesOf(audio.bytes).offsets.length).toBe(SENTENCE.length);
   });
 
   it("maps each format to Aura's encoding and container, and answers its type", async () => {
@@ -303,11 +312,12 @@ describe("text-to-speech on Workers AI (fake binding in the models' shapes)", ()
     }
     expect(pieces.join(" ")).toBe(text);
     // One file: each piece's frames, without the pieces' tags and Info frames.
-    const frames = mp3Frames(audio.bytes);
-    expect(frames[0]?.offset).toBe(0);
-    expect(frames.length).toBe(pieces.reduce((sum, piece) => sum + piece.length, 0));
-    expect(frames.at(-1)!.offset + frames.at(-1)!.length).toBe(audio.bytes.length);
-    expect(mp3Duration(audio.bytes)).toBeCloseTo((frames.length * 576) / 24_000, 5);
+    const frames = framesOf(audio.bytes);
+    expect(frames.offsets[0]).toBe(0);
+    expect(frames.infoFrame).toBeNull();
+    expect(frames.offsets.length).toBe(pieces.reduce((sum, piece) => sum + piece.length, 0));
+    expect(frames.offsets.at(-1)! + frames.sizes.at(-1)!).toBe(audio.bytes.length);
+    expect(mp3Seconds(frames)).toBeCloseTo((frames.offsets.length * 576) / 24_000, 5);
   });
 
   it("joins a long text's WAV pieces under one header, in order, even from streamed headers", async () => {
@@ -343,7 +353,7 @@ describe("text-to-speech on Workers AI (fake binding in the models' shapes)", ()
     expect(audio.voice).toBe("melotts-fr");
     expect(audio.contentType).toBe("audio/mpeg");
     expect(ai.calls).toEqual([{ model: "@cf/myshell-ai/melotts", inputs: { prompt: "Bonjour à tous.", lang: "fr" } }]);
-    expect(mp3Frames(audio.bytes).length).toBe("Bonjour à tous.".length + 1);
+    expect(framesOf(audio.bytes).offsets.length).toBe("Bonjour à tous.".length);
     await runParsed(speak, { input: "こんにちは。", language: "ja" }, ctx);
     expect(ai.calls.at(-1)?.inputs.lang).toBe("jp");
     expectFieldProblem(
@@ -444,10 +454,10 @@ describe("text-to-speech on Workers AI (fake binding in the models' shapes)", ()
     const prompts = melo.calls.map((call) => String(call.inputs.prompt));
     for (const prompt of prompts) expect(prompt.length).toBeLessThanOrEqual(500);
     expect(prompts.join(" ")).toBe(french);
-    const frames = mp3Frames(mp3);
-    expect(frames.length).toBe(prompts.reduce((sum, prompt) => sum + prompt.length, 0));
-    expect(frames.every((frame) => frame.sampleRate === 44_100)).toBe(true);
-    expect(frames.at(-1)!.offset + frames.at(-1)!.length).toBe(mp3.length);
+    const frames = framesOf(mp3);
+    expect(frames.offsets.length).toBe(prompts.reduce((sum, prompt) => sum + prompt.length, 0));
+    expect(frames.sampleRate).toBe(44_100);
+    expect(frames.offsets.at(-1)! + frames.sizes.at(-1)!).toBe(mp3.length);
   });
 
   it("joins pcm pieces as they are, and refuses audio that is not the format asked as 502", async () => {

@@ -25,14 +25,8 @@ import {
   type Voice,
 } from "~workers/hosted/capabilities";
 import { base64ToBytes } from "~workers/hosted/_image/base64";
-import {
-  concatBytes,
-  joinMp3,
-  joinWav,
-  readWav,
-  splitText,
-  writeWavHeader,
-} from "~workers/hosted/text-to-speech/audio";
+import { concatBytes, pcmFmtChunk, wavHeader } from "~workers/hosted/_audio/wav";
+import { joinMp3, joinWav, readWav, splitText } from "~workers/hosted/text-to-speech/audio";
 import { pickVoice } from "~workers/hosted/text-to-speech/pick-voice";
 import { stretchedLength, timeStretch } from "~workers/hosted/text-to-speech/stretch";
 import { readAtMost } from "~workers/http/request-body";
@@ -267,11 +261,11 @@ function stretchLinear16(
       { field: "speed" },
     );
   }
-  const header = wav ? 44 : 0;
-  const out = new Uint8Array(header + length * 2);
-  if (wav) writeWavHeader(out, length * 2, rate);
+  const header = wav ? wavHeader(pcmFmtChunk(rate), length * 2) : new Uint8Array(0);
+  const out = new Uint8Array(header.length + length * 2);
+  out.set(header);
   // Little-endian samples, as linear16 is and as every platform Workers run on reads them.
-  timeStretch(samples, speed, rate, new Int16Array(out.buffer, header, length));
+  timeStretch(samples, speed, rate, new Int16Array(out.buffer, header.length, length));
   return { ok: true, bytes: out };
 }
 
