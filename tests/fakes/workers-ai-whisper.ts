@@ -145,11 +145,13 @@ function answer(heard: { words: HeardWord[]; duration: number | undefined }, inp
 }
 
 /**
- * The fake binding. `fail` makes every call throw as the binding does on an upstream error;
- * `delayMs` holds each answer back (time limits); `calls` records what was asked.
+ * The fake binding. `fail` makes every call throw as the binding does on an upstream error, or
+ * only the calls numbered in `failOn` (from 1, in the order they arrive); `delayMs` holds each
+ * answer back (time limits); `detects` is the language answered when none is asked (Whisper
+ * detects it); `calls` records what was asked.
  */
 export function fakeWhisperAi(
-  options: { fail?: Error; delayMs?: number } = {},
+  options: { fail?: Error; failOn?: number[]; delayMs?: number; detects?: string } = {},
 ): Ai & { calls: WhisperCall[]; maxInFlight: number } {
   const calls: WhisperCall[] = [];
   let inFlight = 0;
@@ -173,12 +175,15 @@ export function fakeWhisperAi(
     if (typeof audio !== "string") throw new Error("the fake Whisper binding takes base64 audio");
     const bytes = Uint8Array.from(atob(audio), (char) => char.charCodeAt(0));
     calls.push({ model, inputs: rest, audioBytes: bytes.length });
+    const number = calls.length;
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     if (options.fail) throw options.fail;
-    if (ascii(bytes, 0, 4) === "RIFF") return answer(hearWav(bytes), inputs);
-    if (ascii(bytes, 0, 3) === "ID3" || bytes[0] === 0xff) return answer(hearMp3(bytes), inputs);
+    if (options.failOn?.includes(number)) throw inferenceUpstreamError("3007: Request timeout");
+    const heardIn = { ...inputs, language: inputs.language ?? options.detects };
+    if (ascii(bytes, 0, 4) === "RIFF") return answer(hearWav(bytes), heardIn);
+    if (ascii(bytes, 0, 3) === "ID3" || bytes[0] === 0xff) return answer(hearMp3(bytes), heardIn);
     // Containers the fake cannot read: one word per whole file, so a caller sees it was heard.
-    return answer({ words: [{ word: "whole", start: 0, end: 0.5 }], duration: undefined }, inputs);
+    return answer({ words: [{ word: "whole", start: 0, end: 0.5 }], duration: undefined }, heardIn);
   }
   return binding as unknown as Ai & { calls: WhisperCall[]; maxInFlight: number };
 }

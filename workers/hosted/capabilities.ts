@@ -486,6 +486,8 @@ export interface TranscriptionRequest {
   /** ≤ 25 MB, already sniffed as `container`. */
   audio: Uint8Array;
   container: AudioContainer;
+  /** Seconds, as the sniffed header says (null where it does not), so the engine need not sniff again. */
+  duration: number | null;
   /** ISO 639-1; absent: detected. */
   language?: string;
   /** Text that came before, or spellings to prefer (OpenAI's `prompt`). */

@@ -1,20 +1,27 @@
 /**
  * Cutting long audio into pieces a speech model takes one at a time, without decoding it: a WAV
  * between sample blocks (each piece a whole WAV with its own header, the original `fmt ` chunk
- * kept), an MP3 between frames (any run of whole frames is a valid MP3). Each piece knows where
+ * kept), an MP3 between frames (any run of whole frames is a valid MP3). Pieces are described
+ * here and built one by one as they are sent (AudioPiece.read). Each piece knows where
  * it starts in the whole, so the model's timestamps can be moved back onto the whole's clock.
  * Other containers cannot be cut without demuxing; they are sent whole (the caller bounds them).
  */
 import type { AudioContainer, DocumentFailure } from "~workers/hosted/capabilities";
 import { readWav, walkUploadedMp3, type WavInfo } from "./sniff";
-import { wavHeader } from "./wav";
+import { concatBytes, wavHeader } from "./wav";
 
+/**
+ * One piece, described rather than built: its bytes are made by `read()` just before it is sent,
+ * so a 25 MB upload is not held a second time as all its pieces at once (only the pieces in
+ * flight exist). An MP3 piece is a view on the upload (its frames are contiguous), no copy.
+ */
 export interface AudioPiece {
-  bytes: Uint8Array;
   /** Seconds from the start of the whole file. */
   offset: number;
   /** Seconds; null where the container's header does not say (a piece sent whole). */
   duration: number | null;
+  byteLength: number;
+  read(): Uint8Array;
 }
 
 export interface PieceLimits {
@@ -76,11 +83,13 @@ function splitWav(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | Docume
   for (let start = 0; start < totalBlocks;) {
     const end = totalBlocks - start <= limitBlocks ? totalBlocks : cutBlock(bytes, layout, start, limitBlocks);
     const dataBytes = (end - start) * layout.blockAlign;
-    const piece = new Uint8Array(headerBytes + dataBytes);
-    piece.set(wavHeader(layout.fmtChunk, dataBytes), 0);
     const from = layout.dataOffset + start * layout.blockAlign;
-    piece.set(bytes.subarray(from, from + dataBytes), headerBytes);
-    pieces.push({ bytes: piece, offset: start / rate, duration: (end - start) / rate });
+    pieces.push({
+      offset: start / rate,
+      duration: (end - start) / rate,
+      byteLength: headerBytes + dataBytes,
+      read: () => concatBytes([wavHeader(layout.fmtChunk, dataBytes), bytes.subarray(from, from + dataBytes)]),
+    });
     start = end;
   }
   return pieces;
@@ -104,14 +113,24 @@ function splitMp3(bytes: Uint8Array, limits: PieceLimits): AudioPiece[] | Docume
       last++;
       size += layout.sizes[last]!;
     }
-    const piece = new Uint8Array(size);
-    let at = 0;
-    for (let frame = first; frame <= last; frame++) {
-      const offset = layout.offsets[frame]!;
-      piece.set(bytes.subarray(offset, offset + layout.sizes[frame]!), at);
-      at += layout.sizes[frame]!;
-    }
-    pieces.push({ bytes: piece, offset: first * frameSeconds, duration: (last + 1 - first) * frameSeconds });
+    const from = first;
+    const to = last;
+    const start = layout.offsets[from]!;
+    // Frames follow each other unless damaged bytes were skipped between them: then copied.
+    const contiguous = layout.offsets[to]! + layout.sizes[to]! - start === size;
+    pieces.push({
+      offset: first * frameSeconds,
+      duration: (last + 1 - first) * frameSeconds,
+      byteLength: size,
+      read: () =>
+        contiguous
+          ? bytes.subarray(start, start + size)
+          : concatBytes(
+              layout.offsets
+                .slice(from, to + 1)
+                .map((offset, index) => bytes.subarray(offset, offset + layout.sizes[from + index]!)),
+            ),
+    });
     first = last + 1;
   }
   return pieces;
@@ -131,6 +150,6 @@ export function splitAudio(
       ? splitWav(bytes, limits)
       : container === "mp3"
         ? splitMp3(bytes, limits)
-        : [{ bytes, offset: 0, duration: null }];
+        : [{ offset: 0, duration: null, byteLength: bytes.length, read: () => bytes }];
   return Array.isArray(pieces) ? { ok: true, pieces } : pieces;
 }

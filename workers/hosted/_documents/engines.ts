@@ -47,9 +47,17 @@ export async function callEngine<T>(
   }
 }
 
-/** An engine's failure as the problem the caller reads. */
+/**
+ * An engine's failure as the problem the caller reads. A `retryAfterSeconds` extension (a
+ * provider out of capacity for now) is also sent as `Retry-After`, which clients act on.
+ */
 export function failureResult(failure: DocumentFailure): HandlerResult {
-  return problemResult(failure.problem, failure.detail, failure.extensions);
+  const retryAfter = failure.extensions?.retryAfterSeconds;
+  const headers =
+    typeof retryAfter === "number" && Number.isFinite(retryAfter) && retryAfter > 0
+      ? { "Retry-After": String(Math.ceil(retryAfter)) }
+      : undefined;
+  return problemResult(failure.problem, failure.detail, failure.extensions, headers);
 }
 
 /**

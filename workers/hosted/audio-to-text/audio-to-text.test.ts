@@ -16,7 +16,7 @@ import {
   expectProblem as expectHttpProblem,
   multipartOf,
 } from "../../../tests/factories";
-import { fakeWhisperAi } from "../../../tests/fakes/workers-ai-whisper";
+import { fakeWhisperAi, inferenceUpstreamError } from "../../../tests/fakes/workers-ai-whisper";
 import { createTestContext, expectProblem, jsonBody } from "../../../tests/hosted-context";
 import { MAX_DURATION_SECONDS } from "./handler";
 import { definition } from "./index";
@@ -172,6 +172,19 @@ describe("audio-to-text: formats", () => {
   });
 });
 
+describe("audio-to-text: engine failures", () => {
+  it("answers Workers AI out of capacity as 503 with a Retry-After header, without the platform's message", async () => {
+    const ai = fakeWhisperAi({
+      fail: inferenceUpstreamError("3040: Out of capacity for this model, please upgrade to the Workers Paid plan"),
+    });
+    const ctx = createTestContext({ media: { transcription: whisperRecognizer(ai) } });
+    const result = await run({ file: wavFile() }, ctx);
+    expectProblem(result, "engine-unavailable");
+    expect(result).toMatchObject({ headers: { "Retry-After": "60" }, extensions: { retryAfterSeconds: 60 } });
+    expect(JSON.stringify(result)).not.toMatch(/upgrade|Paid/);
+  });
+});
+
 describe("audio-to-text: sources", () => {
   it("fetches a url through the guard, and refuses a private one", async () => {
     const wav = makeWav({ seconds: 3.5, bursts: PHRASES });
@@ -270,6 +283,29 @@ describe("audio-to-text: through the gateway (no AI binding, as offline)", () =>
     expect(body.detail).toMatch(/no AI binding/);
     const json = await callHosted(SELF, "POST", "/api/v1/audio-to-text", { key, body: operation.example });
     await expectHttpProblem(json, 503, "engine-unavailable");
+  });
+
+  it("still reads an upload's bytes offline: a PDF is 415 and a damaged WAV 422, not 503", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const pdf = multipartOf(
+      {},
+      { name: "file", filename: "talk.mp3", type: "audio/mpeg", bytes: new TextEncoder().encode("%PDF-1.7\n") },
+    );
+    const body = await expectHttpProblem(
+      await callHosted(SELF, "POST", "/api/v1/audio-to-text", { key, ...pdf }),
+      415,
+      "unsupported-media-type",
+    );
+    expect(body.detail).toMatch(/PDF, not audio/);
+    const cut = multipartOf(
+      {},
+      { name: "file", filename: "cut.wav", type: "audio/wav", bytes: makeWav({ seconds: 1 }).subarray(0, 40) },
+    );
+    await expectHttpProblem(
+      await callHosted(SELF, "POST", "/api/v1/audio-to-text", { key, ...cut }),
+      422,
+      "unreadable-document",
+    );
   });
 
   it("refuses a file over 25 MB as 422 invalid-input at file, and a larger body as 413", async () => {

@@ -107,6 +107,14 @@ describe("vtt", () => {
   });
 });
 
+describe("cue text", () => {
+  it("escapes &, < and > in WebVTT, where they start tags and character references, and leaves SRT's raw", () => {
+    const transcript = { ...TRANSCRIPT, segments: [segment(0, 0, 1, " AT&T <3 a > b")] };
+    expect(toVtt(transcript)).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nAT&amp;T &lt;3 a &gt; b\n");
+    expect(toSrt(transcript)).toBe("1\n00:00:00,000 --> 00:00:01,000\nAT&T <3 a > b\n");
+  });
+});
+
 describe("json and text", () => {
   it("answers {text} alone for json, as OpenAI's whisper-1 does, and the text for text", () => {
     expect(toJson(TRANSCRIPT)).toEqual({ text: TRANSCRIPT.text });

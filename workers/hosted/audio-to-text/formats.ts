@@ -57,10 +57,13 @@ export function toSrt(transcript: Transcript): string {
     .join("\n");
 }
 
+/** WebVTT cue text: `<` opens a tag and `&` a character reference, so both (and `>`) are escaped. */
+const vttText = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
 /** WebVTT: the `WEBVTT` line, a blank line, then `HH:MM:SS.mmm --> HH:MM:SS.mmm` cues separated by blank lines. */
 export function toVtt(transcript: Transcript): string {
   const cues = cuesOf(transcript.segments).map(
-    (cue) => `${timestamp(cue.start, ".")} --> ${timestamp(cue.end, ".")}\n${cue.text}\n`,
+    (cue) => `${timestamp(cue.start, ".")} --> ${timestamp(cue.end, ".")}\n${vttText(cue.text)}\n`,
   );
   return `WEBVTT\n\n${cues.join("\n")}`;
 }

@@ -44,17 +44,19 @@ async function audioBytes(
   }
 }
 
+const NO_ENGINE = problemResult(
+  "engine-unavailable",
+  "Audio to Text runs on Workers AI's Whisper, and this environment has no AI binding (Workers AI has no offline simulation; it is bound in production). The docs page shows an example answer.",
+  { binding: "AI" },
+);
+
 export async function transcribeAudio(input: AudioToTextInput, ctx: OperationContext): Promise<HandlerResult> {
   const engine = ctx.media.transcription;
-  if (!engine) {
-    // Workers AI has no local simulation, and no speech-to-text model installs as a package that
-    // runs in a Worker: where the binding is absent (npm run dev, tests), the API says so.
-    return problemResult(
-      "engine-unavailable",
-      "Audio to Text runs on Workers AI's Whisper, and this environment has no AI binding (Workers AI has no offline simulation; it is bound in production). The docs page shows an example answer.",
-      { binding: "AI" },
-    );
-  }
+  // Workers AI has no local simulation, and no speech-to-text model installs as a package that
+  // runs in a Worker: where the binding is absent (npm run dev, tests), the API says so. A URL
+  // is not fetched for nothing; an upload is already here, and its bytes are still judged
+  // (415, 422), so a caller can exercise those answers offline.
+  if (!engine && !input.file) return NO_ENGINE;
   const loaded = await audioBytes(input, ctx);
   if (!loaded.ok) return loaded.result;
   if (loaded.bytes.length > MAX_AUDIO_BYTES) {
@@ -69,10 +71,12 @@ export async function transcribeAudio(input: AudioToTextInput, ctx: OperationCon
       { reason: "too-long", duration: Math.round(audio.duration) },
     );
   }
+  if (!engine) return NO_ENGINE;
 
   const outcome = await engine.transcribe({
     audio: loaded.bytes,
     container: audio.container,
+    duration: audio.duration,
     ...(input.language && { language: input.language }),
     ...(input.prompt?.trim() && { prompt: input.prompt.trim() }),
     timeoutMs: ENGINE_TIMEOUT_MS,

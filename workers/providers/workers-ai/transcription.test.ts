@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { TranscriptionRequest } from "~workers/hosted/capabilities";
-import { makeM4a, makeMp3, makeWav, MP3_FRAME_BYTES, WORDS, type Burst } from "../../../tests/audio-fixtures";
+import { makeM4a, makeMp3, makeWav, makeWebm, MP3_FRAME_BYTES, WORDS, type Burst } from "../../../tests/audio-fixtures";
 import { fakeWhisperAi, inferenceUpstreamError } from "../../../tests/fakes/workers-ai-whisper";
 import { PIECE_LIMITS, stitch, whisperRecognizer, WHISPER_ENGINE, WHOLE_FILE_MAX_BYTES } from "./transcription";
 
@@ -18,6 +18,7 @@ const request = (
 ): TranscriptionRequest => ({
   audio,
   container,
+  duration: null,
   timeoutMs: 20_000,
   ...extra,
 });
@@ -92,6 +93,17 @@ describe("whisper: long audio in pieces", () => {
     expect(outcome.transcript.language).toBe("en"); // detected (the fake's default)
   });
 
+  it("sends the language the first piece was heard in to every later piece when none was asked", async () => {
+    const ai = fakeWhisperAi({ detects: "ja" });
+    const wav = makeWav({ seconds: 12, bursts: everySeven(12) });
+    const outcome = await whisperRecognizer(ai, { limits: { maxBytes: 10_000_000, maxSeconds: 4 } }).transcribe(
+      request(wav, "wav"),
+    );
+    if (!outcome.ok) throw new Error(outcome.detail);
+    expect(ai.calls.map((call) => call.inputs.language)).toEqual([undefined, "ja", "ja"]);
+    expect(outcome.transcript.language).toBe("ja");
+  });
+
   it("transcribes at most four pieces at once", async () => {
     const ai = fakeWhisperAi({ delayMs: 5 });
     const wav = makeWav({ seconds: 40, bursts: everySeven(40) });
@@ -108,36 +120,91 @@ describe("whisper: files sent whole", () => {
   it("sends an M4A whole in one call", async () => {
     const ai = fakeWhisperAi();
     const m4a = makeM4a({ seconds: 42 });
-    const outcome = await whisperRecognizer(ai).transcribe(request(m4a, "m4a"));
+    const outcome = await whisperRecognizer(ai).transcribe(request(m4a, "m4a", { duration: 42 }));
     if (!outcome.ok) throw new Error(outcome.detail);
     expect(ai.calls).toEqual([expect.objectContaining({ audioBytes: m4a.length })]);
     expect(outcome.transcript).toMatchObject({ text: "whole", duration: 42 });
   });
 
-  it("refuses one over 10 MB or 10 minutes before calling the model", async () => {
+  it("refuses one over its byte bound or 10 minutes before calling the model", async () => {
     const ai = fakeWhisperAi();
     const big = new Uint8Array(WHOLE_FILE_MAX_BYTES + 1);
     big.set(makeM4a({ seconds: 60 }), 0);
-    expect(await whisperRecognizer(ai).transcribe(request(big, "m4a"))).toMatchObject({
+    expect(await whisperRecognizer(ai).transcribe(request(big, "m4a", { duration: 60 }))).toMatchObject({
       ok: false,
       problem: "unreadable-document",
       extensions: { reason: "too-large" },
     });
-    expect(await whisperRecognizer(ai).transcribe(request(makeM4a({ seconds: 601 }), "m4a"))).toMatchObject({
+    expect(
+      await whisperRecognizer(ai).transcribe(request(makeM4a({ seconds: 601 }), "m4a", { duration: 601 })),
+    ).toMatchObject({
       ok: false,
       problem: "unreadable-document",
       extensions: { reason: "too-long" },
     });
     expect(ai.calls).toHaveLength(0);
   });
+
+  it("bounds a file sent whole by its bytes, whatever its header claims: a WebM with no Duration, an M4A claiming 1 s", async () => {
+    // At 6 kbps (Opus's floor) 30 minutes is 1.35 MB; at 16 kbps 3.6 MB. A header may lie, the bytes do not.
+    expect(WHOLE_FILE_MAX_BYTES).toBeLessThanOrEqual(30 * 60 * 2_000);
+    const ai = fakeWhisperAi();
+    const webm = new Uint8Array(9_000_000);
+    webm.set(makeWebm({ seconds: null }), 0);
+    expect(await whisperRecognizer(ai).transcribe(request(webm, "webm"))).toMatchObject({
+      ok: false,
+      problem: "unreadable-document",
+      extensions: { reason: "too-large" },
+    });
+    const m4a = new Uint8Array(4_000_000);
+    m4a.set(makeM4a({ seconds: 1 }), 0);
+    expect(await whisperRecognizer(ai).transcribe(request(m4a, "m4a", { duration: 1 }))).toMatchObject({
+      ok: false,
+      extensions: { reason: "too-large" },
+    });
+    expect(ai.calls).toHaveLength(0);
+  });
 });
 
 describe("whisper: failures", () => {
-  it("answers engine-failed with Workers AI's message when the binding throws", async () => {
+  it("answers engine-failed without Workers AI's own message, which speaks of the operator's account", async () => {
     const ai = fakeWhisperAi({ fail: inferenceUpstreamError("3010: Invalid or incomplete input for the model") });
     const outcome = await whisperRecognizer(ai).transcribe(request(makeWav({ seconds: 1 }), "wav"));
-    expect(outcome).toMatchObject({ ok: false, problem: "engine-failed", extensions: { engine: WHISPER_ENGINE } });
-    expect(!outcome.ok && outcome.detail).toMatch(/3010: Invalid or incomplete input/);
+    expect(outcome).toMatchObject({
+      ok: false,
+      problem: "engine-failed",
+      extensions: { engine: WHISPER_ENGINE, upstreamCode: 3010 },
+    });
+    expect(!outcome.ok && outcome.detail).not.toMatch(/3010|Invalid or incomplete/);
+  });
+
+  it("sorts Workers AI's documented codes: out of allowance or capacity is 503 with a retry, too large is the input's", async () => {
+    const allowance = inferenceUpstreamError(
+      "3036: You have used up your daily free allocation of 10,000 neurons, please upgrade to Cloudflare's Workers Paid plan",
+    );
+    const out = await whisperRecognizer(fakeWhisperAi({ fail: allowance })).transcribe(
+      request(makeWav({ seconds: 1 }), "wav"),
+    );
+    expect(out).toMatchObject({
+      ok: false,
+      problem: "engine-unavailable",
+      extensions: { retryAfterSeconds: 60, engine: WHISPER_ENGINE },
+    });
+    expect(!out.ok && out.detail).not.toMatch(/upgrade|neurons|Paid/);
+    const tooLarge = await whisperRecognizer(
+      fakeWhisperAi({ fail: inferenceUpstreamError("3006: Request is too large") }),
+    ).transcribe(request(makeWav({ seconds: 1 }), "wav"));
+    expect(tooLarge).toMatchObject({ ok: false, problem: "invalid-input" });
+  });
+
+  it("stops sending pieces once one has failed: the rest are neither started nor waited for", async () => {
+    // 40 s cut into 2 s pieces: 20 of them, two at a time; the very first call fails.
+    const ai = fakeWhisperAi({ failOn: [1], delayMs: 5 });
+    const recognizer = whisperRecognizer(ai, { limits: { maxBytes: 10_000_000, maxSeconds: 2 }, concurrency: 2 });
+    const outcome = await recognizer.transcribe(request(makeWav({ seconds: 40 }), "wav"));
+    expect(outcome).toMatchObject({ ok: false, problem: "engine-failed" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(ai.calls.length).toBeLessThanOrEqual(2);
   });
 
   it("answers engine-failed at its time limit rather than waiting for the model", async () => {
@@ -153,8 +220,8 @@ describe("whisper: failures", () => {
 describe("stitching", () => {
   it("makes one segment of a piece answered with text but no segments, and keeps times inside their piece", () => {
     const pieces = [
-      { bytes: new Uint8Array(), offset: 0, duration: 30 },
-      { bytes: new Uint8Array(), offset: 30, duration: 12.5 },
+      { offset: 0, duration: 30 },
+      { offset: 30, duration: 12.5 },
     ];
     const transcript = stitch(pieces, [
       {
@@ -195,9 +262,33 @@ describe("stitching", () => {
     });
   });
 
+  it("keeps the model's times for a piece of unknown or zero length (a fragmented M4A's mvhd says 0)", () => {
+    const answer = {
+      text: " Late words.",
+      segments: [{ start: 3.5, end: 5.25, text: " Late words.", words: [{ word: " Late", start: 3.5, end: 4 }] }],
+      transcription_info: { language: "en", duration: 6 },
+    };
+    for (const duration of [0, null]) {
+      const transcript = stitch([{ offset: 0, duration }], [answer]);
+      expect(transcript.segments[0]).toMatchObject({
+        start: 3.5,
+        end: 5.25,
+        words: [{ word: "Late", start: 3.5, end: 4 }],
+      });
+      expect(transcript.duration).toBe(6);
+    }
+  });
+
+  it("joins pieces without a space where the script uses none (Chinese, Japanese, Thai), with one elsewhere", () => {
+    const piece = (offset: number) => ({ offset, duration: 10 });
+    expect(stitch([piece(0), piece(10)], [{ text: "你好。" }, { text: "再见。" }], "zh").text).toBe("你好。再见。");
+    expect(stitch([piece(0), piece(10)], [{ text: "สวัสดี" }, { text: "ครับ" }], "th").text).toBe("สวัสดีครับ");
+    expect(stitch([piece(0), piece(10)], [{ text: "Hello." }, { text: "Goodbye." }]).text).toBe("Hello. Goodbye.");
+  });
+
   it("takes the language asked over the one detected, and the model's duration where the header gave none", () => {
     const transcript = stitch(
-      [{ bytes: new Uint8Array(), offset: 0, duration: null }],
+      [{ offset: 0, duration: null }],
       [{ text: "Hallo", transcription_info: { language: "de", duration: 3.25 }, segments: [] }],
       "nl",
     );

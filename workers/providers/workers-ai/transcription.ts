@@ -18,8 +18,8 @@ import {
   type TranscriptSegment,
 } from "~workers/hosted/capabilities";
 import { bytesToBase64 } from "~workers/hosted/_image/base64";
-import { sniffAudio } from "~workers/hosted/_audio/sniff";
 import { SPLITTABLE, splitAudio, type AudioPiece, type PieceLimits } from "~workers/hosted/_audio/split";
+import { runModel, type ModelRun, type WorkersAiBinding } from "./binding";
 
 export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";
 export const WHISPER_ENGINE = `workers-ai/${WHISPER_MODEL}`;
@@ -29,16 +29,21 @@ type WhisperOutput = Ai_Cf_Openai_Whisper_Large_V3_Turbo_Output;
 /**
  * One Whisper call's piece of a WAV or MP3: 3 MiB (4 MiB as base64 in the binding's JSON) and
  * three minutes. Workers AI documents no input bound for Whisper; these keep each call's
- * request small and, four at a time, the isolate's memory under its 128 MB beside a 25 MB upload.
+ * request small, and since a piece's bytes are built only when it is sent, at most four pieces
+ * (their copies, base64 and JSON: about 12 MB each) are in memory beside the upload.
  */
 export const PIECE_LIMITS: PieceLimits = { maxBytes: 3 * 1024 * 1024, maxSeconds: 180 };
 /** Pieces transcribed at once (Workers AI allows 720 speech-recognition requests a minute). */
 export const PIECE_CONCURRENCY = 4;
 /**
- * M4A, WebM, Ogg and FLAC go to Whisper whole, in one call: at most 10 MiB and, where the
- * header says, 10 minutes. Beyond that the caller is told to send WAV or MP3, which are cut.
+ * M4A, WebM, Ogg and FLAC go to Whisper whole, in one call. Their header's duration cannot bound
+ * what is billed (a caller may write 1 s into `mvhd` and Whisper decodes the packets anyway), so
+ * their bytes do: 3.6 MB is 30 minutes at 16 kbps, as low as AAC, Vorbis or FLAC go; at Opus's
+ * 6 kbps floor it holds 80 minutes (decision 061's worst case). Where the header gives a length,
+ * over 10 minutes is refused too (one call must finish in the time limit). Beyond either, the
+ * caller is told to send WAV or MP3, which are cut.
  */
-export const WHOLE_FILE_MAX_BYTES = 10 * 1024 * 1024;
+export const WHOLE_FILE_MAX_BYTES = 3_600_000;
 export const WHOLE_FILE_MAX_SECONDS = 600;
 
 export interface WhisperOptions {
@@ -46,9 +51,14 @@ export interface WhisperOptions {
   concurrency?: number;
 }
 
-const MB = 1024 * 1024;
+const MB = 1_000_000;
 
-export function whisperRecognizer(ai: Ai, options: WhisperOptions = {}): SpeechRecognizer {
+const withEngine = (failed: DocumentFailure): DocumentFailure => ({
+  ...failed,
+  extensions: { ...failed.extensions, engine: WHISPER_ENGINE },
+});
+
+export function whisperRecognizer(ai: WorkersAiBinding, options: WhisperOptions = {}): SpeechRecognizer {
   const limits = options.limits ?? PIECE_LIMITS;
   const concurrency = options.concurrency ?? PIECE_CONCURRENCY;
   return {
@@ -58,45 +68,73 @@ export function whisperRecognizer(ai: Ai, options: WhisperOptions = {}): SpeechR
         ? splitAudio(request.audio, request.container, limits)
         : wholeFile(request);
       if (!split.ok) return split;
+      const { pieces } = split;
 
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new Error("time limit")), request.timeoutMs);
-      try {
-        const outputs = await mapLimited(
-          split.pieces,
-          concurrency,
-          (piece) =>
-            ai.run(
-              WHISPER_MODEL,
-              {
-                audio: bytesToBase64(piece.bytes),
-                task: "transcribe",
-                vad_filter: true,
-                ...(request.language && { language: request.language }),
-                ...(request.prompt && { initial_prompt: request.prompt }),
-              },
-              { signal: deadline.signal },
-            ),
-          deadline.signal,
-        );
-        return { ok: true, engine: WHISPER_ENGINE, transcript: stitch(split.pieces, outputs, request.language) };
-      } catch (error) {
-        if (deadline.signal.aborted) {
-          return failure(
-            "engine-failed",
-            `Whisper did not finish within ${request.timeoutMs / 1000} s (${split.pieces.length} piece${split.pieces.length === 1 ? "" : "s"} of audio). Send a shorter recording.`,
-            { engine: WHISPER_ENGINE },
-          );
+      const deadline = Date.now() + request.timeoutMs;
+      // Aborted at the first failure: the pieces still running are given up at once, and no
+      // further piece is sent (each would be billed for an answer nobody reads).
+      const stop = new AbortController();
+      let timedOut = false;
+      const transcribePiece = async (piece: AudioPiece, language: string | undefined): Promise<ModelRun> => {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) {
+          timedOut = true;
+          return { ok: false, failure: failure("engine-failed", "Whisper ran out of time.") };
         }
-        // The binding throws InferenceUpstreamError with "<code>: <description>" from Workers AI.
-        const message = error instanceof Error ? error.message : String(error);
-        console.error("whisper failed", error);
-        return failure("engine-failed", `Workers AI's Whisper could not transcribe the audio: ${message}`, {
-          engine: WHISPER_ENGINE,
-        });
-      } finally {
-        clearTimeout(timer);
+        const run = await runModel(
+          ai,
+          WHISPER_MODEL,
+          {
+            audio: bytesToBase64(piece.read()),
+            task: "transcribe",
+            vad_filter: true,
+            ...(language && { language }),
+            ...(request.prompt && { initial_prompt: request.prompt }),
+          },
+          { timeoutMs: remaining, what: "Workers AI's Whisper", signal: stop.signal },
+        );
+        if (!run.ok && Date.now() >= deadline) timedOut = true;
+        if (run.ok && (typeof run.answer !== "object" || run.answer === null)) {
+          console.error("whisper answered something that is not its JSON", run.answer);
+          return { ok: false, failure: failure("engine-failed", "Workers AI's Whisper answered in an unknown shape.") };
+        }
+        return run;
+      };
+      const failed = (first: DocumentFailure): DocumentFailure =>
+        withEngine(
+          timedOut
+            ? failure(
+                "engine-failed",
+                `Whisper did not finish within ${request.timeoutMs / 1000} s (${pieces.length} piece${pieces.length === 1 ? "" : "s"} of audio). Send a shorter recording.`,
+              )
+            : first,
+        );
+
+      // Without a language each piece would detect its own (a long file could come back in
+      // several languages or scripts): the first piece is heard first, and its language given
+      // to the rest.
+      const outputs: WhisperOutput[] = [];
+      let language = request.language;
+      let rest = pieces;
+      if (!language && pieces.length > 1) {
+        const first = await transcribePiece(pieces[0]!, undefined);
+        if (!first.ok) return failed(first.failure);
+        outputs.push(first.answer as WhisperOutput);
+        const detected = outputs[0]!.transcription_info?.language;
+        if (typeof detected === "string" && detected) language = detected;
+        rest = pieces.slice(1);
       }
+      const results = await mapLimited(rest, concurrency, (piece) => transcribePiece(piece, language), stop);
+      if (!results.ok) return failed(results.failure);
+      outputs.push(...(results.answers as WhisperOutput[]));
+      const transcript = stitch(pieces, outputs, request.language);
+      if (!SPLITTABLE.includes(request.container)) {
+        // What the model heard in a file sent whole, for the operator to compare with the bound.
+        console.log(
+          `whisper: a ${request.audio.length}-byte ${request.container} (header: ${request.duration ?? "no"} s) heard as ${transcript.duration} s`,
+        );
+      }
+      return { ok: true, engine: WHISPER_ENGINE, transcript };
     },
   };
 }
@@ -112,8 +150,7 @@ function wholeFile(request: TranscriptionRequest): { ok: true; pieces: AudioPiec
       { reason: "too-large" },
     );
   }
-  const info = sniffAudio(request.audio);
-  const duration = info.ok ? info.duration : null;
+  const { duration } = request;
   if (duration !== null && duration > WHOLE_FILE_MAX_SECONDS) {
     return failure(
       "unreadable-document",
@@ -121,41 +158,60 @@ function wholeFile(request: TranscriptionRequest): { ok: true; pieces: AudioPiec
       { reason: "too-long" },
     );
   }
-  return { ok: true, pieces: [{ bytes: request.audio, offset: 0, duration }] };
+  const audio = request.audio;
+  return { ok: true, pieces: [{ offset: 0, duration, byteLength: size, read: () => audio }] };
 }
 
 /**
- * `work` over `items`, at most `limit` at once, answers in the items' order. The first failure
- * (or `signal` aborting) rejects at once; pieces not started yet are not started.
+ * `work` over `items`, at most `limit` at once, answers in the items' order. At the first
+ * failure `stop` is aborted (work in flight gives up) and no further item is started.
  */
-async function mapLimited<T, R>(
-  items: T[],
+async function mapLimited<T>(
+  items: readonly T[],
   limit: number,
-  work: (item: T) => Promise<R>,
-  signal: AbortSignal,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
+  work: (item: T) => Promise<ModelRun>,
+  stop: AbortController,
+): Promise<{ ok: true; answers: unknown[] } | { ok: false; failure: DocumentFailure }> {
+  const answers = new Array<unknown>(items.length);
   let next = 0;
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
+  let first: DocumentFailure | null = null;
   const worker = async () => {
-    while (next < items.length) {
-      if (signal.aborted) throw signal.reason;
+    while (next < items.length && !first) {
       const index = next++;
-      results[index] = await Promise.race([work(items[index]!), aborted]);
+      const run = await work(items[index]!);
+      if (run.ok) answers[index] = run.answer;
+      else if (!first) {
+        first = run.failure;
+        stop.abort(new Error("another piece of the audio failed"));
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+  return first ? { ok: false, failure: first } : { ok: true, answers };
 }
 
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const positive = (value: unknown): value is number => finite(value) && value > 0;
+
+/** Scripts written without spaces between words: pieces of them are joined with none. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u3000-\u303f\uff00-\uffef]/u;
+
+/** The pieces' texts, a space between two only where the script on either side uses spaces. */
+function joinTexts(texts: readonly string[]): string {
+  return texts.reduce((joined, text) => {
+    if (!joined) return text;
+    const unspaced = UNSPACED.test(joined.slice(-1)) || UNSPACED.test(text.slice(0, 1));
+    return joined + (unspaced ? "" : " ") + text;
+  }, "");
+}
 
 /** The pieces' answers as one transcript on the whole file's clock. */
-export function stitch(pieces: AudioPiece[], outputs: WhisperOutput[], language?: string): Transcript {
+export function stitch(
+  pieces: readonly Pick<AudioPiece, "offset" | "duration">[],
+  outputs: WhisperOutput[],
+  language?: string,
+): Transcript {
   const segments: TranscriptSegment[] = [];
   const texts: string[] = [];
   let detected: string | undefined;
@@ -167,8 +223,9 @@ export function stitch(pieces: AudioPiece[], outputs: WhisperOutput[], language?
     detected ??= info?.language;
     if (finite(info?.duration)) reported += info.duration;
     const offset = piece.offset;
-    // The model's times may run a little past its piece; a piece's words stay inside it.
-    const limit = piece.duration ?? (finite(info?.duration) ? info.duration : Infinity);
+    // The model's times may run a little past its piece; a piece's words stay inside it. A
+    // length of 0 (a fragmented MP4's header) is no length: it would pin every time to 0.
+    const limit = positive(piece.duration) ? piece.duration : positive(info?.duration) ? info.duration : Infinity;
     const at = (seconds: number | undefined, fallback: number) =>
       round(offset + Math.min(Math.max(0, finite(seconds) ? seconds : fallback), limit));
     const text = (output.text ?? "").trim();
@@ -191,13 +248,13 @@ export function stitch(pieces: AudioPiece[], outputs: WhisperOutput[], language?
       segments.push(segment(segments.length, start, end, part.text ?? "", words, part));
     }
   });
-  const known = pieces.every((piece) => piece.duration !== null);
+  const known = pieces.every((piece) => positive(piece.duration));
   const duration = known
     ? pieces.reduce((sum, piece) => sum + piece.duration!, 0)
     : reported > 0
       ? reported
       : (segments[segments.length - 1]?.end ?? 0);
-  return { text: texts.join(" "), language: language ?? detected ?? "und", duration: round(duration), segments };
+  return { text: joinTexts(texts), language: language ?? detected ?? "und", duration: round(duration), segments };
 }
 
 function segment(
@@ -225,6 +282,6 @@ function segment(
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /** Whisper where the AI binding exists (production); absent elsewhere (Workers AI has no local simulation). */
-export function transcriptionEngineFor(env: { AI?: Ai }): SpeechRecognizer | undefined {
+export function transcriptionEngineFor(env: { AI?: WorkersAiBinding }): SpeechRecognizer | undefined {
   return env.AI ? whisperRecognizer(env.AI) : undefined;
 }
