@@ -11,6 +11,8 @@ interface Voice {
   name: string;
   language: string;
   gender: "female" | "male" | null;
+  /** Where fewer than the engine's (MeloTTS's voices: mp3 only). */
+  formats?: string[];
 }
 
 interface VoiceList {
@@ -19,12 +21,21 @@ interface VoiceList {
   voices: Voice[];
 }
 
-/** The JSON input with `voice` set (and `language` dropped: the voice decides it), or null when it does not parse. */
-export function withVoice(inputText: string, voice: string): string | null {
+/**
+ * The JSON input with `voice` set (and `language` dropped: the voice decides it), or null when it
+ * does not parse. Where the voice answers fewer formats than its engine and the input asks one
+ * it does not, the format asked becomes the voice's first, so the demo's call is not a 422.
+ */
+export function withVoice(inputText: string, voice: string, formats?: readonly string[]): string | null {
   try {
     const parsed: unknown = JSON.parse(inputText || "{}");
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return null;
     const { language: _language, ...rest } = parsed as Record<string, unknown>;
+    if (formats && formats.length > 0) {
+      for (const key of ["response_format", "format"]) {
+        if (typeof rest[key] === "string" && !formats.includes(rest[key])) rest[key] = formats[0];
+      }
+    }
     return JSON.stringify({ ...rest, voice }, null, 2);
   } catch {
     return null;
@@ -60,7 +71,7 @@ export function SpeechVoicePicker({
   };
 
   const choose = (voice: string) => {
-    const next = withVoice(inputText, voice);
+    const next = withVoice(inputText, voice, list?.voices.find((candidate) => candidate.id === voice)?.formats);
     if (next === null) setMessage("Fix the JSON input first: the voice is written into it.");
     else {
       setMessage("");
@@ -103,6 +114,7 @@ export function SpeechVoicePicker({
                       {voice.gender && !new RegExp(`\\b${voice.gender}\\b`).test(voice.name)
                         ? ` (${voice.gender})`
                         : ""}
+                      {voice.formats ? ` — ${voice.formats.join(", ")} only` : ""}
                     </option>
                   ))}
               </optgroup>

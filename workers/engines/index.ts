@@ -58,10 +58,17 @@ export default class Engines extends WorkerEntrypoint<EnginesEnv> implements Doc
 
   /** Text to Audio's embedded engine, meSpeak (decision 060): WAV. */
   async speak(request: SpeechRequest): Promise<SpeechOutcome> {
-    return guarded("speak", async () => (await import("./speech")).synthesizeWithMespeak(request));
+    return guarded(
+      "speak",
+      async () => (await import("./speech")).synthesizeWithMespeak(request),
+      "The speech engine failed on this text. Retry, or try a shorter text.",
+    );
   }
 
-  /** The voices `speak` takes. */
+  /**
+   * The voices `speak` takes: a constant list, so nothing here fails on an input; only the
+   * module failing to load would throw, which the main Worker's callEngine answers as engine-failed.
+   */
   async speechVoices(): Promise<Voice[]> {
     return (await import("./speech")).mespeakVoices();
   }
@@ -77,15 +84,15 @@ export default class Engines extends WorkerEntrypoint<EnginesEnv> implements Doc
   }
 }
 
-async function guarded<T>(method: string, run: () => Promise<T | DocumentFailure>): Promise<T | DocumentFailure> {
+async function guarded<T>(
+  method: string,
+  run: () => Promise<T | DocumentFailure>,
+  detail = "The engine failed on this input. Retry, or try a simpler document.",
+): Promise<T | DocumentFailure> {
   try {
     return await run();
   } catch (error) {
     console.error(`engine ${method} failed`, error);
-    return {
-      ok: false,
-      problem: "engine-failed",
-      detail: "The engine failed on this input. Retry, or try a simpler document.",
-    };
+    return { ok: false, problem: "engine-failed", detail };
   }
 }

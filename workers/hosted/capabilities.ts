@@ -447,6 +447,8 @@ export interface Voice {
   /** BCP 47 (`en-US`, `fr`, …). */
   language: string;
   gender: "female" | "male" | null;
+  /** The formats this voice answers, where fewer than its engine's (MeloTTS's voices: mp3 only). */
+  formats?: SpeechFormat[];
 }
 
 export interface SpeechRequest {
@@ -462,6 +464,10 @@ export interface SpeechRequest {
   speed: number;
   /** eSpeak's scale, 0–99; 50 is the voice's own pitch (an engine that cannot change it refuses another). */
   pitch: number;
+  /**
+   * Workers AI's runs and reads stop at this limit; meSpeak cannot check it (workerd's clock
+   * stands still while eSpeak runs), and its 9-minute limit bounds its work instead.
+   */
   timeoutMs: number;
 }
 

@@ -44,7 +44,7 @@ export const MESPEAK_SAMPLE_RATE = 22_050;
  * speaks, the engine's code and data (15 MB), the eSpeak instance (56 MB), the pieces so far
  * (A) and the runtime's array for the current piece (~10 MB); once spoken, the instance is
  * dropped and the pieces are copied into one answer, which RPC copies once more (15 + 3A).
- * 9 minutes of 22 050 Hz 16-bit mono is A = 23.8 MB: at most ~105 MB, and ~87 MB. 4 096
+ * 9 minutes of 22 050 Hz 16-bit mono is A = 23.8 MB: at most ~106 MB, and ~94 MB. 4 096
  * characters of prose at the slowest speed take 8.6 minutes; text eSpeak reads symbol by
  * symbol ("9 9 9 …") would take 25, so past this the call stops and says so.
  */

@@ -150,6 +150,10 @@ export const VoiceSchema = z.object({
   name: z.string(),
   language: z.string().describe("BCP 47."),
   gender: z.enum(["female", "male"]).nullable().describe("Null where the engine does not say."),
+  formats: z
+    .array(z.enum(SPEECH_FORMATS))
+    .optional()
+    .describe("The `response_format` values this voice answers, where fewer than the engine's (MeloTTS: mp3)."),
 });
 
 export const VoicesOutputSchema = z.object({

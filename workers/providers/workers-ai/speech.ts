@@ -170,7 +170,15 @@ export function workersAiSpeech(ai: SpeechModels): SpeechSynthesizer {
   return {
     engine: "workers-ai",
     formats: SPEECH_FORMATS,
-    voices: async () => WORKERS_AI_VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })),
+    // MeloTTS's voices say they answer mp3 only: a client choosing from the list sees it.
+    voices: async () =>
+      WORKERS_AI_VOICES.map(({ id, name, language, gender, model }) => ({
+        id,
+        name,
+        language,
+        gender,
+        ...(model === MELOTTS_MODEL && { formats: ["mp3" as const] }),
+      })),
     synthesize: (request) => synthesize(ai, request),
   };
 }
