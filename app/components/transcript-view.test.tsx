@@ -6,8 +6,8 @@
  */
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { clockTime, EXAMPLE_TRANSCRIPT, readTranscriptSegments } from "~/lib/transcript";
-import { TranscriptView } from "./transcript-view";
+import { clockTime, EXAMPLE_TRANSCRIPT, NO_TRANSCRIPTION_ENGINE, readTranscriptSegments } from "~/lib/transcript";
+import { TranscriptOffline, TranscriptView } from "./transcript-view";
 
 const render = (status: number, answer: unknown) =>
   renderToString(<TranscriptView status={status} body={JSON.stringify(answer)} />);
@@ -36,6 +36,15 @@ describe("transcript view", () => {
     expect(html).toContain("this environment has no AI binding");
     expect(html).toContain("not a transcription of your audio");
     for (const segment of EXAMPLE_TRANSCRIPT.segments) expect(html).toContain(segment.text.trim());
+  });
+
+  it("shows the offline notice and the labelled example with its words before any call", () => {
+    const html = renderToString(<TranscriptOffline detail={NO_TRANSCRIPTION_ENGINE} />);
+    expect(html).toContain("this environment has no AI binding");
+    expect(html).toContain("not a transcription of your audio");
+    // The example shows word granularity too, as verbose_json with timestamp_granularities word does.
+    expect(EXAMPLE_TRANSCRIPT.words.length).toBeGreaterThan(0);
+    expect(html).toContain(`${EXAMPLE_TRANSCRIPT.words.length} words timed`);
   });
 
   it("shows nothing of its own for other answers: json without segments, other problems", () => {

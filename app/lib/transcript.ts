@@ -1,10 +1,11 @@
 /**
  * Audio to Text's example answer and the live demo's reading of transcripts. The example is
  * shown where no engine can answer (the docs page, and the live demo where the AI binding is
- * absent, as in `npm run dev`), always labelled as an example: a `verbose_json` answer in the
- * API's exact shape for a short English sentence, written out by hand (no Workers AI account was
- * at hand to record one; replace it with a recorded production answer when there is), never an
- * answer to the caller's audio. It lives here, not under workers/, because the demo's browser
+ * absent, as in `npm run dev`, from its first render), always labelled as an example: a
+ * `verbose_json` answer with `timestamp_granularities` segment and word, in the API's exact
+ * shape, for a short English sentence. It was written out by hand: no Workers AI account was at
+ * hand to record one, and it is to be replaced by a recorded production answer on the first
+ * deploy (decision 061). It is never an answer to the caller's audio. It lives here, not under workers/, because the demo's browser
  * code shows it; the API's definition imports it for the docs (app/lib imports nothing from
  * workers/).
  */
@@ -14,6 +15,12 @@ export interface TimedSegment {
   end: number;
   text: string;
 }
+
+/** What the API and the live demo say where there is no engine (every local run). */
+export const NO_TRANSCRIPTION_ENGINE =
+  "Audio to Text runs on Workers AI's Whisper, and this environment has no AI binding (Workers AI has no offline simulation; it is bound in production). The docs page shows an example answer.";
+
+const word = (text: string, start: number, end: number) => ({ word: text, start, end });
 
 export const EXAMPLE_TRANSCRIPT = {
   task: "transcribe" as const,
@@ -57,6 +64,25 @@ export const EXAMPLE_TRANSCRIPT = {
       compression_ratio: 1.12,
       no_speech_prob: 0.004,
     },
+  ],
+  words: [
+    word("Welcome", 0.0, 0.46),
+    word("to", 0.46, 0.62),
+    word("Portico.", 0.62, 1.62),
+    word("This", 1.98, 2.2),
+    word("recording", 2.2, 2.78),
+    word("shows", 2.78, 3.1),
+    word("how", 3.1, 3.3),
+    word("a", 3.3, 3.38),
+    word("transcript", 3.38, 3.96),
+    word("comes", 3.96, 4.28),
+    word("back,", 4.28, 4.7),
+    word("with", 4.7, 4.92),
+    word("a", 4.92, 5.0),
+    word("time", 5.0, 5.36),
+    word("for", 5.36, 5.6),
+    word("every", 5.6, 5.98),
+    word("segment.", 5.98, 6.94),
   ],
 };
 

@@ -11,10 +11,12 @@ import { CutoutPreview } from "~/components/cutout-preview";
 import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { SpeechVoicePicker } from "~/components/speech-voice-picker";
-import { TranscriptView } from "~/components/transcript-view";
+import { TranscriptOffline, TranscriptView } from "~/components/transcript-view";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
+import { serverContext } from "~/lib/session.server";
 import { useStoredApiKey } from "~/lib/stored-api-key";
+import { NO_TRANSCRIPTION_ENGINE } from "~/lib/transcript";
 import {
   DEMO_TIMEOUT_MS,
   progressLabel,
@@ -25,9 +27,10 @@ import {
 import type { loader as rootLoader } from "~/root";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
 import { operationDocs } from "~workers/hosted/docs";
+import { transcriptionEngineFor } from "~workers/providers/workers-ai/transcription";
 import type { Route } from "./+types/route";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const lookup = lookupCatalogEntry(params.slug);
   if (lookup.kind === "alias") throw redirect(`/${lookup.canonicalPath.split("/").pop()}/live-demo`, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
@@ -42,7 +45,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       .filter((parameter) => parameter.type.startsWith("file"))
       .map((parameter) => parameter.name),
   }));
-  return { api: lookup.entry, operations };
+  // Audio to Text has no engine without the AI binding: the page says so before any call.
+  const transcriptionOffline =
+    lookup.entry.slug === "audio-to-text" && !transcriptionEngineFor(serverContext(context).env as { AI?: Ai });
+  return { api: lookup.entry, operations, transcriptionOffline };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -403,6 +409,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
             Result
           </h2>
           {!result && <p className="mt-2 text-sm text-slate-500">Send the call to see the answer here.</p>}
+          {!result && loaderData.transcriptionOffline && <TranscriptOffline detail={NO_TRANSCRIPTION_ENGINE} />}
           {result && (
             <div className="mt-2 space-y-3">
               <p className="text-sm">

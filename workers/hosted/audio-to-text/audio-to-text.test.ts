@@ -331,6 +331,15 @@ describe("audio-to-text: through the gateway (no AI binding, as offline)", () =>
     );
   });
 
+  it("has the live demo say so and show the labelled example on first render, before any call", async () => {
+    const response = await SELF.fetch("https://portico.test/audio-to-text/live-demo");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("this environment has no AI binding");
+    expect(html).toContain("not a transcription of your audio");
+    for (const segment of EXAMPLE_TRANSCRIPT.segments) expect(html).toContain(segment.text.trim());
+  });
+
   it("is refused to a Free plan, as a premium API", async () => {
     const { key } = await createAccountWithKey(env.DB, { planId: "free" });
     const response = await callHosted(SELF, "POST", "/api/v1/audio-to-text", { key, body: operation.example });

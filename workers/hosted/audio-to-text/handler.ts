@@ -5,6 +5,7 @@
  * environment has (Workers AI's Whisper in production; none offline, so 503) and answered in
  * the `response_format` asked.
  */
+import { NO_TRANSCRIPTION_ENGINE } from "~/lib/transcript";
 import {
   binary,
   json,
@@ -44,11 +45,7 @@ async function audioBytes(
   }
 }
 
-const NO_ENGINE = problemResult(
-  "engine-unavailable",
-  "Audio to Text runs on Workers AI's Whisper, and this environment has no AI binding (Workers AI has no offline simulation; it is bound in production). The docs page shows an example answer.",
-  { binding: "AI" },
-);
+const NO_ENGINE = problemResult("engine-unavailable", NO_TRANSCRIPTION_ENGINE, { binding: "AI" });
 
 export async function transcribeAudio(input: AudioToTextInput, ctx: OperationContext): Promise<HandlerResult> {
   const engine = ctx.media.transcription;
