@@ -15,7 +15,7 @@
  * `broken-registry.<tld>` answers something that is not RDAP JSON / not a WHOIS record.
  */
 import type { AddressResolver } from "~workers/gateway/url-guard";
-import { IANA_BOOTSTRAP_URL, readBootstrap, SNAPSHOT } from "./bootstrap";
+import { bootstrapSnapshot, IANA_BOOTSTRAP_URL, readBootstrap } from "./bootstrap";
 import { createDomainRegistry, type DomainRegistry } from "./lookup";
 import { RDAP_NOT_FOUND, RECORDED_RDAP, RECORDED_WHOIS, WHOIS_NO_MATCH_GENERIC } from "./recorded";
 import type { WhoisTransport } from "./whois-client";
@@ -46,7 +46,8 @@ const rdapJson = (body: unknown, status = 200) =>
 export function fakeRdapFetch(): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;
-    if (url === IANA_BOOTSTRAP_URL) return Response.json({ ...SNAPSHOT, publication: "2026-05-24T00:00:00Z" });
+    if (url === IANA_BOOTSTRAP_URL)
+      return Response.json({ ...bootstrapSnapshot(), publication: "2026-05-24T00:00:00Z" });
     const name = decodeURIComponent(url.slice(url.lastIndexOf("/") + 1)).toLowerCase();
     switch (scriptOf(name)) {
       case "slow":

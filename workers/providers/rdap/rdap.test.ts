@@ -1,6 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_KV_KEY, readBootstrap, refreshBootstrap, routeFor, SNAPSHOT, type Bootstrap } from "./bootstrap";
+import {
+  bootstrapSnapshot,
+  BOOTSTRAP_KV_KEY,
+  readBootstrap,
+  refreshBootstrap,
+  routeFor,
+  type Bootstrap,
+} from "./bootstrap";
 import {
   FAKE_REGISTRY_ADDRESS,
   fakeDomainRegistry,
@@ -13,6 +20,9 @@ import { parseRdapDomain, RdapDomainSchema } from "./rdap-parse";
 import { isoDate, type LookupOutcome, type RegistrationRecord } from "./record";
 import { MARKMONITOR_GOOGLE_COM, VERISIGN_GOOGLE_COM } from "./recorded";
 import { DohError } from "~workers/providers/dns/doh";
+
+// The shipped snapshot, as the lookups read it when KV holds no copy.
+const SNAPSHOT = bootstrapSnapshot();
 
 const never = new AbortController().signal;
 
