@@ -1,8 +1,9 @@
 /**
  * What Lighthouse found on the measured pages (issue #17), checked in the browser: the home
  * page's first load carries no toast library, the closed 'More API's' list adds nothing to a
- * page's HTML, every page names a meta description, and the dashboard passes axe-core (its
- * 'Pick an API' link was told apart from the text by colour alone).
+ * page's HTML, a docs page's data carries its examples once, every page names a meta
+ * description, and the dashboard passes axe-core (its 'Pick an API' link was told apart from the
+ * text by colour alone).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -41,6 +42,20 @@ test("the closed 'More API's' list is not in the page's HTML, and opening it sho
   await openPage(page, "/docs/api/qrcode");
   await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "More API's" }).click();
   await page.getByRole("link", { name: "Polyline Encode/Decode" }).waitFor();
+});
+
+test("a docs page's data carries an example once: the QR decoder's example image is there once, and once in its curl sample", async () => {
+  // The three samples, and the live demo's input the page does not show, each carried it again.
+  const html = await (await fetch(`${baseUrl()}/docs/api/qrcode`)).text();
+  const image = /data:image\/png;base64,[A-Za-z0-9+/=]{200,}/.exec(html)?.[0];
+  if (!image) throw new Error("the decoder's example image is not on the page");
+  expect(html.split(image).length - 1).toBe(2);
+  // The samples the page writes in the browser are the ones it was served with.
+  const page = await browser.newPage();
+  await openPage(page, "/docs/api/qrcode");
+  const decoder = page.getByRole("article", { name: /\/api\/v1\/qrcode\/decode$/ });
+  await decoder.getByRole("tab", { name: "Python" }).click();
+  expect(await decoder.getByRole("tabpanel").textContent()).toContain(`json={\n      "image": "${image}"`);
 });
 
 const PUBLIC_PAGES = [

@@ -2,7 +2,8 @@
 import { PROBLEM_TYPES, type ProblemType } from "~workers/http/problem";
 import { loadDefinition } from "./definitions";
 import { parameterRows, responseFieldRows, type ParameterRow, type ResponseFieldRow } from "./describe";
-import { codeSamples, type CodeSamples } from "./samples";
+import type { SampleRequest } from "~/lib/code-samples";
+import { sampleRequest } from "./samples";
 
 export interface OperationDoc {
   id: string;
@@ -20,7 +21,8 @@ export interface OperationDoc {
   output:
     | { kind: "json"; example: string; fields: ResponseFieldRow[] }
     | { kind: "binary"; mimeTypes: string[]; description: string };
-  samples: CodeSamples;
+  /** The example request its code samples are written from (app/lib/code-samples.ts). */
+  samples: SampleRequest;
   /** Older paths that serve this call too, for clients of the earlier product. */
   legacyPaths: { method: string; path: string; input?: { summary: string; example: string } }[];
 }
@@ -51,7 +53,7 @@ export async function operationDocs(slug: string, origin: string): Promise<Opera
             fields: responseFieldRows(operation),
           }
         : { kind: "binary", mimeTypes: operation.output.mimeTypes, description: operation.output.description },
-    samples: codeSamples(origin, slug, operation),
+    samples: sampleRequest(origin, slug, operation),
     legacyPaths: (definition.legacyRoutes ?? [])
       .filter((legacy) => legacy.operationId === operation.id)
       .map((legacy) => ({

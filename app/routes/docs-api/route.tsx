@@ -3,6 +3,7 @@ import { data, Link, redirect } from "react-router";
 import { ApiIcon } from "~/components/api-icon";
 import { InlineMarkup } from "~/components/inline-markup";
 import { ProblemTable } from "~/components/problem-table";
+import { codeSamples } from "~/lib/code-samples";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import { API_KEY_PLACEHOLDER, SITE } from "~/lib/site";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
@@ -15,7 +16,14 @@ export async function loader({ params }: Route.LoaderArgs) {
   // The specification's spellings (urlshortner, polyine) stay valid and lead to the canonical page.
   if (lookup.kind === "alias") throw redirect(lookup.canonicalPath, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
-  return { api: lookup.entry, operations: await operationDocs(lookup.entry.slug, SITE.origin), errors: COMMON_ERRORS };
+  const operations = await operationDocs(lookup.entry.slug, SITE.origin);
+  // The live demo's input fields are not shown here: the page's data (serialised into its HTML)
+  // carries only what the page draws.
+  return {
+    api: lookup.entry,
+    operations: operations.map(({ exampleInput: _input, inputSource: _source, ...shown }) => shown),
+    errors: COMMON_ERRORS,
+  };
 }
 
 const METHOD_COLOURS: Record<string, string> = {
@@ -176,7 +184,11 @@ export default function ApiDocs({ loaderData }: Route.ComponentProps) {
                   />
                 )}
                 <h4 className="mt-4 text-sm font-semibold">Example request</h4>
-                <CodeSamples samples={operation.samples} placeholder={API_KEY_PLACEHOLDER} apiKey={apiKey} />
+                <CodeSamples
+                  samples={codeSamples(operation.samples)}
+                  placeholder={API_KEY_PLACEHOLDER}
+                  apiKey={apiKey}
+                />
                 <h4 className="mt-4 text-sm font-semibold">Response ({operation.successStatus})</h4>
                 {operation.output.kind === "json" ? (
                   <>
