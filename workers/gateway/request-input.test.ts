@@ -68,3 +68,23 @@ describe("readInput: the body's size cap", () => {
     expect(state.cancelled).toBe(true);
   });
 });
+
+describe("readInput: form-encoded bodies", () => {
+  const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+  it("says a form-encoded body is not read, and what to send instead, rather than that it is bad JSON", async () => {
+    const read = await readInput(
+      post("image_url=https%3A%2F%2Fexample.com%2Fa.png&size=auto", FORM),
+      "json-or-multipart",
+      {},
+      1024,
+    );
+    expect(read).toMatchObject({ ok: false, reason: "malformed" });
+    expect(!read.ok && read.detail).toMatch(/form-encoded.*JSON.*multipart\/form-data/);
+  });
+
+  it("still reads JSON sent with the form type (curl -d without a Content-Type)", async () => {
+    const read = await readInput(post('{"text":"hi"}', FORM), "json-or-multipart", {}, 1024);
+    expect(read).toEqual({ ok: true, input: { text: "hi" } });
+  });
+});

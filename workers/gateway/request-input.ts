@@ -88,6 +88,15 @@ export async function readInput(
     }
     return { ok: true, input: { ...(body as Record<string, unknown>), ...params } };
   } catch {
+    // A form-encoded body is not read (JSON sent under that type, as `curl -d` does, is): say
+    // what to send rather than that it is bad JSON.
+    if (type.startsWith("application/x-www-form-urlencoded")) {
+      return {
+        ok: false,
+        reason: "malformed",
+        detail: `A form-encoded body is not read here: send JSON (Content-Type: application/json)${source === "json" ? "" : " or multipart/form-data"}.`,
+      };
+    }
     return { ok: false, reason: "malformed", detail: "The body is not valid JSON." };
   }
 }
