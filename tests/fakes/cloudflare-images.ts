@@ -39,7 +39,19 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-export function fakeImagesBinding(options: { mask: FakeMask; fail?: FakeImagesError }): FakeImages {
+export interface FakeImagesOptions {
+  mask: FakeMask;
+  fail?: FakeImagesError;
+  /**
+   * A soft mask's faint alpha over the background, as a matting model leaves it (JPEG halos, a
+   * shadow): where `mask` says 0, alpha 1–4 instead.
+   */
+  haze?: boolean;
+  /** Answer this late (milliseconds), as a slow or stuck service does. */
+  delayMs?: number;
+}
+
+export function fakeImagesBinding(options: FakeImagesOptions): FakeImages {
   const calls: FakeImagesCall[] = [];
 
   const transformer = (input: Promise<Uint8Array>, call: FakeImagesCall): ImageTransformer => ({
@@ -55,6 +67,7 @@ export function fakeImagesBinding(options: { mask: FakeMask; fail?: FakeImagesEr
       if (output.format !== "image/png") throw new Error(`fake Images: output ${output.format} is not faked`);
       const bytes = await input;
       call.inputBytes = bytes.length;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       if (options.fail) throw options.fail;
       let image: PhotonImage;
       try {
@@ -82,7 +95,8 @@ export function fakeImagesBinding(options: { mask: FakeMask; fail?: FakeImagesEr
       if (segmented) {
         for (let y = 0; y < height; y++) {
           for (let x = 0; x < width; x++) {
-            pixels[(y * width + x) * 4 + 3] = options.mask((x + 0.5) / width, (y + 0.5) / height);
+            const alpha = options.mask((x + 0.5) / width, (y + 0.5) / height);
+            pixels[(y * width + x) * 4 + 3] = alpha === 0 && options.haze ? 1 + ((x * 7 + y * 13) % 4) : alpha;
           }
         }
       }

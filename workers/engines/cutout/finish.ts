@@ -15,6 +15,7 @@ import {
   type CutoutBox,
   type CutoutOutcome,
   type CutoutRequest,
+  type DocumentFailure,
 } from "~workers/hosted/capabilities";
 import { encodeLossyWebp } from "~workers/hosted/_image/webp";
 
@@ -75,7 +76,16 @@ export function fitWithin(image: RgbaImage, maxPixels: number): RgbaImage {
   return { width, height, data };
 }
 
-/** The box of the pixels with any alpha, or null when there are none. */
+/**
+ * The least alpha that counts as subject for the box (`X-Foreground-*` and `crop`): 8 of 255, a
+ * pixel about 3 % opaque. A matting model's mask is soft, and leaves a faint haze over the
+ * background (JPEG halos, a shadow); counting any alpha above 0 would make the box the whole
+ * image and `crop` do nothing. Pixels fainter than this are invisible over any backdrop, and a
+ * crop that drops them loses nothing that shows.
+ */
+export const BOX_MIN_ALPHA = 8;
+
+/** The box of the pixels at least BOX_MIN_ALPHA opaque, or null when there are none. */
 export function subjectBox(image: RgbaImage): CutoutBox | null {
   let left = image.width,
     right = -1,
@@ -83,7 +93,7 @@ export function subjectBox(image: RgbaImage): CutoutBox | null {
     bottom = -1;
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
-      if (image.data[(y * image.width + x) * 4 + 3] === 0) continue;
+      if (image.data[(y * image.width + x) * 4 + 3]! < BOX_MIN_ALPHA) continue;
       if (x < left) left = x;
       if (x > right) right = x;
       if (y < top) top = y;
@@ -153,7 +163,15 @@ async function encode(image: RgbaImage, format: FinishOptions["format"], grey: b
  * a background is refused by the API before this; here it is laid over white rather than
  * failing, since JPEG has no alpha.
  */
-export async function finishCutout(image: RgbaImage, options: FinishOptions, engine: string): Promise<CutoutOutcome> {
+export async function finishCutout(
+  image: RgbaImage,
+  options: FinishOptions,
+  engine: string,
+  /** The caller's time limit: a failure once it has passed, checked between the steps. */
+  late: () => DocumentFailure | null = () => null,
+): Promise<CutoutOutcome> {
+  const before = late();
+  if (before) return before;
   let result = fitWithin(image, CUTOUT_MAX_PIXELS[options.size]);
   const box = subjectBox(result);
   if (!box) {
@@ -176,6 +194,8 @@ export async function finishCutout(image: RgbaImage, options: FinishOptions, eng
     // JPEG has no alpha: whatever is still see-through is laid over white.
     if (options.format === "jpg") layOver(result, { r: 255, g: 255, b: 255, a: 255 });
   }
+  const stopped = late();
+  if (stopped) return stopped;
   const bytes = await encode(result, options.format, grey);
   return {
     ok: true,

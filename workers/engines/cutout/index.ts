@@ -6,7 +6,8 @@
  * Decoding reuses OCR's decoders (workers/engines/ocr/image.ts): the header is judged before
  * anything is allocated (a PNG up to 9 megapixels, a colour JPEG about 4, WebP 3), and the
  * pixels are scaled down to the size asked (3 megapixels at most) before the cut, which costs
- * a few hundred milliseconds a megapixel. Transparent pixels are read as white.
+ * a few hundred milliseconds a megapixel. Transparent pixels are read as white. The request's
+ * time limit is checked between the steps (deadlineOf), as OCR's engine does.
  */
 import {
   CUTOUT_MAX_PIXELS,
@@ -23,8 +24,26 @@ import { decodePng, type Image } from "image-js";
 import { finishCutout, type RgbaImage } from "./finish";
 import { segmentClassic } from "./segment";
 
+/**
+ * The time limit, checked between the steps: each is synchronous, so nothing can stop one
+ * midway, but a step that ends past the limit is the last (the caller's own bound ends its
+ * wait; this ends the engine isolate's work too).
+ */
+export function deadlineOf(timeoutMs: number): () => DocumentFailure | null {
+  const deadline = Date.now() + timeoutMs;
+  return () =>
+    Date.now() < deadline
+      ? null
+      : documentFailure(
+          "engine-failed",
+          `Cutting the subject out took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped. Send a smaller image, or ask for a smaller size.`,
+          { reason: "timeout" },
+        );
+}
+
 /** The classic engine: decode, cut, finish. */
 export async function cutOutClassic(request: CutoutRequest): Promise<CutoutOutcome> {
+  const late = deadlineOf(request.timeoutMs);
   const header = identifyCutoutInput(request.image);
   if (!header.ok) return header;
   const decoded = decodePage(request.image);
@@ -32,8 +51,12 @@ export async function cutOutClassic(request: CutoutRequest): Promise<CutoutOutco
   let pixels = decoded.page.pixels;
   const limit = CUTOUT_MAX_PIXELS[request.size];
   if (pixels.width * pixels.height > limit) {
+    const stopped = late();
+    if (stopped) return stopped;
     pixels = scaleDown(pixels, Math.sqrt(limit / (pixels.width * pixels.height)));
   }
+  const beforeCut = late();
+  if (beforeCut) return beforeCut;
   const cut = segmentClassic(pixels);
   if (!cut.ok) {
     return documentFailure("invalid-input", cut.detail, {
@@ -42,12 +65,17 @@ export async function cutOutClassic(request: CutoutRequest): Promise<CutoutOutco
       ...(cut.measures && {
         backdropNoise: Math.round(cut.measures.noise * 10) / 10,
         borderCoverage: Math.round(cut.measures.coverage * 100) / 100,
+        backdropGradient: Math.round(cut.measures.gradient),
       }),
+      // The sides as one value (a problem's extensions are flat): `right,bottom,left`.
+      ...(cut.border && { borderSubject: cut.border.share, borderSides: cut.border.sides.join(",") }),
     });
   }
+  const afterCut = late();
+  if (afterCut) return afterCut;
   // The mask becomes the alpha channel of the pixels (opaque until now), in place.
   for (let index = 0; index < cut.alpha.length; index++) pixels.data[index * 4 + 3] = cut.alpha[index]!;
-  return finishCutout(pixels, request, CLASSIC_ENGINE);
+  return finishCutout(pixels, request, CLASSIC_ENGINE, late);
 }
 
 /** A PNG decoded keeping its alpha (Cloudflare Images' segmented output), with OCR's header limits and bounded inflation. */
@@ -75,8 +103,9 @@ export function decodeRgbaPng(bytes: Uint8Array): { ok: true; image: RgbaImage }
 export async function finishSegmented(
   request: Omit<CutoutRequest, "image"> & { segmented: Uint8Array; engine: string },
 ): Promise<CutoutOutcome> {
+  const late = deadlineOf(request.timeoutMs);
   const decoded = decodeRgbaPng(request.segmented);
   if (!decoded.ok) return decoded;
-  const { segmented: _segmented, engine, ...options } = request;
-  return finishCutout(decoded.image, options, engine);
+  const { segmented: _segmented, engine, timeoutMs: _timeoutMs, ...options } = request;
+  return finishCutout(decoded.image, options, engine, late);
 }

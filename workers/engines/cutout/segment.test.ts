@@ -1,9 +1,11 @@
 /**
  * The classic cut-out against true masks: synthetic subjects (a circle, a star, a ring whose
  * hole is enclosed, a C whose hole opens to the outside, a subject of several colours) on plain,
- * mildly graded and noisy backgrounds, where it must reach an intersection over union of 0.95;
- * and the images it must refuse (a photo-like texture, a border of two halves, a subject
- * filling the frame, nothing to cut out). The scores are printed.
+ * graded (vertical, horizontal, diagonal), vignetted and noisy backgrounds, where it must reach
+ * an intersection over union of 0.95; the images it must refuse (a photo-like texture, a border
+ * of two halves, a subject filling the frame, nothing to cut out); and a table of two-colour
+ * backdrops (a wall over a floor or table, a strip down one side, at steps of ΔE 15–45), each of
+ * which it must refuse or cut at 0.95. The scores are printed.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { segmentClassic } from "./segment";
@@ -19,6 +21,8 @@ import {
   texture,
   union,
   verticalGradient,
+  linearGradient,
+  vignette,
   type Background,
   type Paint,
   type Rgb,
@@ -49,6 +53,9 @@ const BACKGROUNDS: Record<string, { background: Background; noise?: number }> = 
   "mild gradient": { background: verticalGradient([214, 222, 236], [248, 248, 252], SIZE) },
   "noisy (±18 a channel)": { background: plain(LIGHT_GREY), noise: 18 },
   "gradient and noise": { background: verticalGradient([200, 214, 230], [244, 244, 250], SIZE), noise: 10 },
+  "horizontal gradient": { background: linearGradient([214, 222, 236], [248, 248, 252], [SIZE, 0]) },
+  "diagonal gradient": { background: linearGradient([210, 218, 234], [250, 250, 252], [SIZE, SIZE]) },
+  "radial vignette": { background: vignette([245, 245, 248], 40, SIZE, SIZE) },
 };
 
 const scores: string[] = [];
@@ -151,5 +158,174 @@ describe("classic cut-out: refusals instead of bad cuts", () => {
     const cut = segmentClassic(scene.image);
     expect(cut.ok).toBe(false);
     if (!cut.ok) expect(cut.reason).toBe("no-foreground");
+  });
+});
+
+// ---- two backdrops: a wall over a floor or table, a strip of another colour down one side ----
+
+/** sRGB to CIELAB (D65), written here apart from the engine's, to build and measure the table's colours. */
+function rgbToLab([r, g, b]: Rgb): [number, number, number] {
+  const linear = (value: number) => {
+    const c = value / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const [R, G, B] = [linear(r), linear(g), linear(b)];
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116);
+  const fx = f((0.4124564 * R + 0.3575761 * G + 0.1804375 * B) / 0.95047);
+  const fy = f(0.2126729 * R + 0.7151522 * G + 0.072175 * B);
+  const fz = f((0.0193339 * R + 0.119192 * G + 0.9503041 * B) / 1.08883);
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+function labToRgb([L, a, b]: readonly number[]): Rgb {
+  const inverse = (t: number) => (t ** 3 > 216 / 24389 ? t ** 3 : (116 * t - 16) / (24389 / 27));
+  const fy = (L! + 16) / 116;
+  const X = 0.95047 * inverse(fy + a! / 500);
+  const Y = inverse(fy);
+  const Z = 1.08883 * inverse(fy - b! / 200);
+  const gamma = (c: number) =>
+    Math.round(255 * Math.min(1, Math.max(0, c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055)));
+  return [
+    gamma(3.2404542 * X - 1.5371385 * Y - 0.4985314 * Z),
+    gamma(-0.969266 * X + 1.8760108 * Y + 0.041556 * Z),
+    gamma(0.0556434 * X - 0.2040259 * Y + 1.0572252 * Z),
+  ];
+}
+
+const deltaE = (a: Rgb, b: Rgb) => {
+  const [x, y] = [rgbToLab(a), rgbToLab(b)];
+  return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+};
+
+/** The wall's colour moved by `step` ΔE in a direction of CIELAB: darker grey, a wood brown, a blue. */
+const DIRECTIONS: Record<string, readonly [number, number, number]> = {
+  grey: [-1, 0, 0],
+  wood: [-0.6, 0.35, 0.72],
+  blue: [-0.3, -0.1, -0.95],
+};
+function stepFrom(wall: Rgb, step: number, direction: readonly [number, number, number]): Rgb {
+  const length = Math.hypot(...direction);
+  const lab = rgbToLab(wall);
+  return labToRgb(lab.map((value, c) => value + (step * direction[c]!) / length));
+}
+
+interface TwoToneCase {
+  name: string;
+  background: Background;
+  shape: Shape;
+}
+
+/** Floors of several heights under a product standing on them, and strips down either side beside a disc. */
+function twoToneCases(wall: Rgb, other: Rgb): TwoToneCase[] {
+  const cases: TwoToneCase[] = [];
+  for (const height of [0.05, 0.15, 0.25, 0.3, 0.4]) {
+    const line = Math.round(SIZE * (1 - height));
+    cases.push({
+      name: `floor ${height * 100} %`,
+      background: (_x, y) => (y >= line ? other : wall),
+      shape: rect(100, 90, 56, line - 80),
+    });
+  }
+  for (const width of [0.05, 0.15, 0.25]) {
+    const edge = Math.round(SIZE * width);
+    cases.push({
+      name: `left strip ${width * 100} %`,
+      background: (x) => (x < edge ? other : wall),
+      shape: circle(140, 128, 60),
+    });
+    cases.push({
+      name: `right strip ${width * 100} %`,
+      background: (x) => (x >= SIZE - edge ? other : wall),
+      shape: circle(116, 128, 60),
+    });
+  }
+  cases.push({
+    name: "a corner of another colour",
+    background: (x, y) => (x + y > SIZE * 1.4 ? other : wall),
+    shape: circle(110, 110, 50),
+  });
+  return cases;
+}
+
+describe("classic cut-out: two backdrops (a wall and a floor, a strip) are refused or cut at IoU ≥ 0.95", () => {
+  const walls: Record<string, { wall: Rgb; noise: number }> = {
+    "a light wall": { wall: LIGHT_GREY, noise: 0 },
+    "a light wall, noisy (±12)": { wall: LIGHT_GREY, noise: 12 },
+    "a mid-grey wall, noisy (±6)": { wall: [120, 124, 130], noise: 6 },
+  };
+  for (const [wallName, { wall, noise }] of Object.entries(walls)) {
+    for (const [direction, vector] of Object.entries(DIRECTIONS)) {
+      it(`${wallName}, a ${direction} second colour at ΔE 10–45`, () => {
+        const bad: string[] = [];
+        let refused = 0;
+        let total = 0;
+        for (const step of [10, 15, 20, 25, 35, 45]) {
+          const other = stepFrom(wall, step, vector);
+          for (const { name, background, shape } of twoToneCases(wall, other)) {
+            total++;
+            const scene = drawScene(SIZE, SIZE, background, shape, RED, { noise, seed: 5 });
+            const cut = segmentClassic(scene.image);
+            if (!cut.ok) {
+              refused++;
+              expect(cut.reason).toBe("border-too-varied");
+              continue;
+            }
+            const iou = intersectionOverUnion(cut.alpha, scene.truth);
+            if (iou < 0.95)
+              bad.push(`ΔE ${deltaE(wall, other).toFixed(1)}, ${name}: accepted with IoU ${iou.toFixed(3)}`);
+          }
+        }
+        scores.push(`  ${`two backdrops: ${wallName}, ${direction}`.padEnd(60)} ${refused}/${total} refused`);
+        expect(bad).toEqual([]);
+      });
+    }
+  }
+
+  it("the table's steps are the ΔE they claim (within the rounding to 8 bits)", () => {
+    for (const step of [15, 25, 35, 45]) {
+      expect(Math.abs(deltaE(LIGHT_GREY, stepFrom(LIGHT_GREY, step, DIRECTIONS.grey!)) - step)).toBeLessThan(1);
+      expect(Math.abs(deltaE(LIGHT_GREY, stepFrom(LIGHT_GREY, step, DIRECTIONS.wood!)) - step)).toBeLessThan(1);
+    }
+  });
+
+  it("the review's cases: a wall over a floor of 30 % and a quarter-wide strip are refused, naming the sides", () => {
+    for (const floor of [
+      [170, 170, 175],
+      [190, 160, 130],
+      [185, 185, 190],
+    ] as Rgb[]) {
+      const line = Math.round(SIZE * 0.7);
+      const scene = drawScene(
+        SIZE,
+        SIZE,
+        (_x, y) => (y >= line ? floor : LIGHT_GREY),
+        rect(100, 90, 56, line - 80),
+        RED,
+      );
+      const cut = segmentClassic(scene.image);
+      expect(cut.ok).toBe(false);
+      if (!cut.ok) {
+        expect(cut.reason).toBe("border-too-varied");
+        expect(cut.detail).toMatch(/left side to its right/);
+        expect(cut.border?.sides).toEqual(expect.arrayContaining(["left", "right"]));
+      }
+    }
+    const strip = drawScene(
+      SIZE,
+      SIZE,
+      (x) => (x < SIZE / 4 ? [180, 200, 230] : LIGHT_GREY),
+      circle(128, 128, 60),
+      RED,
+    );
+    const cut = segmentClassic(strip.image);
+    expect(cut.ok).toBe(false);
+    if (!cut.ok) expect(cut.border?.sides).toEqual(expect.arrayContaining(["top", "bottom"]));
+  });
+
+  it("still cuts a subject that reaches one side, or two that meet in a corner", () => {
+    const corner = drawScene(SIZE, SIZE, plain(LIGHT_GREY), circle(230, 230, 50), RED);
+    const cut = segmentClassic(corner.image);
+    if (!cut.ok) throw new Error(cut.detail);
+    expect(intersectionOverUnion(cut.alpha, corner.truth)).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -90,6 +90,23 @@ export const verticalGradient =
     return [0, 1, 2].map((c) => from[c]! + (to[c]! - from[c]!) * t) as unknown as Rgb;
   };
 
+/** A linear gradient from `from` at the top left corner to `to` at the point `towards` (x, y), along that direction. */
+export const linearGradient = (from: Rgb, to: Rgb, towards: readonly [number, number]): Background => {
+  const length2 = towards[0] ** 2 + towards[1] ** 2;
+  return (x, y) => {
+    const t = Math.min(1, Math.max(0, (x * towards[0] + y * towards[1]) / length2));
+    return [0, 1, 2].map((c) => from[c]! + (to[c]! - from[c]!) * t) as unknown as Rgb;
+  };
+};
+
+/** A radial vignette: `centre` in the middle, darker by `darkening` (per channel) at the corners, quadratically. */
+export const vignette =
+  (centre: Rgb, darkening: number, width: number, height: number): Background =>
+  (x, y) => {
+    const d2 = ((x - width / 2) ** 2 + (y - height / 2) ** 2) / ((width / 2) ** 2 + (height / 2) ** 2);
+    return centre.map((value) => value - darkening * d2) as unknown as Rgb;
+  };
+
 export interface Scene {
   image: Pixels;
   /** 1 where the shape covers at least half the pixel. */

@@ -26,18 +26,17 @@ export async function removeBackground(input: RemoveBgInput, ctx: OperationConte
   }
   const field = sourceField(input);
   const image = input.image_file ?? (input.image_file_b64 !== undefined ? asDataUrl(input.image_file_b64) : undefined);
+  // The shared loader's refusals (too large, bad base64, a URL the guard refuses) and an empty
+  // image name no field; the caller's fix is to that field.
+  const atField = (refused: HandlerResult): HandlerResult =>
+    refused.kind === "problem" && refused.type === "invalid-input"
+      ? { ...refused, extensions: { ...refused.extensions, errors: { [field]: refused.detail } } }
+      : refused;
   const bytes = await loadImageBytes({ image, url: input.image_url }, ctx);
-  if (!bytes.ok) {
-    const refused = bytes.problem;
-    // The shared loader's refusals (too large, bad base64, a URL the guard refuses) name no field.
-    if (refused.kind === "problem" && refused.type === "invalid-input") {
-      return { ...refused, extensions: { ...refused.extensions, errors: { [field]: refused.detail } } };
-    }
-    return refused;
-  }
+  if (!bytes.ok) return atField(bytes.problem);
   // Not an image, or not one we read, is answered before any engine is asked.
   const header = identifyCutoutInput(bytes.value);
-  if (!header.ok) return failureResult(header);
+  if (!header.ok) return atField(failureResult(header));
   const called = await callEngine(
     ctx,
     "The cut-out engine stopped on this image. Retry, or send a smaller image.",

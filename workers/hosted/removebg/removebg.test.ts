@@ -15,6 +15,7 @@ import {
   drawScene,
   intersectionOverUnion,
   plain,
+  rect,
   star,
   texture,
   union,
@@ -30,9 +31,11 @@ import {
 import { fakeImagesBinding, FakeImagesError } from "../../../tests/fakes/cloudflare-images";
 import { createTestContext, expectProblem, runParsed } from "../../../tests/hosted-context";
 import { bytesToBase64 } from "../_image/base64";
+import { SINGLE_IMAGE_BODY_BYTES } from "../_image/limits";
 import { definition } from "./index";
 import { RemoveBgInputSchema } from "./schema";
 import { classicForegroundSegmenter, foregroundSegmenterFor, rpcCutoutEngines } from "./segmenters";
+import { imagesForegroundSegmenter } from "~workers/providers/cloudflare-images/foreground";
 
 const operation = definition.operations[0]!;
 const BACKDROP: Rgb = [236, 236, 240];
@@ -249,6 +252,37 @@ describe("removebg: the classic engine, end to end", () => {
     });
   });
 
+  it("refuses a wall over a floor (two backdrops) rather than keep the floor as subject, naming the sides it reached", async () => {
+    const line = 170;
+    const scene = drawScene(
+      320,
+      240,
+      (_x, y) => (y >= line ? [170, 170, 175] : BACKDROP),
+      rect(130, 60, 60, line - 50),
+      () => [196, 38, 44],
+    );
+    const result = await run({ image_file: asFile(encodePng(scene.image)) });
+    expectProblem(result, "invalid-input", /left side to its right/);
+    const extensions = (result.kind === "problem" && result.extensions) || {};
+    expect(extensions).toMatchObject({ reason: "border-too-varied", engine: "classic" });
+    expect(String(extensions.borderSides).split(",")).toEqual(expect.arrayContaining(["left", "right"]));
+  });
+
+  it("says by how much the backdrop changes when two halves are refused (backdropGradient)", async () => {
+    const halves = drawScene(
+      320,
+      240,
+      (x) => (x < 160 ? [30, 30, 30] : [240, 240, 240]),
+      circle(160, 120, 50),
+      () => [40, 150, 70],
+    );
+    const result = await run({ image_file: asFile(encodePng(halves.image)) });
+    expectProblem(result, "invalid-input");
+    const extensions = (result.kind === "problem" && result.extensions) || {};
+    expect(extensions).toMatchObject({ reason: "border-too-varied", engine: "classic" });
+    expect(extensions.backdropGradient).toBeGreaterThan(40);
+  });
+
   it("refuses an image with nothing on its background: reason no-foreground", async () => {
     const blank = drawScene(
       200,
@@ -306,6 +340,32 @@ describe("removebg: input and hostile files", () => {
     expect(fieldsOf({ image_url: "https://example.com/a.png", size: "huge" })).toEqual(["size"]);
     expect(fieldsOf({})).toEqual(["image_file"]);
     expect(fieldsOf({ image_url: "https://example.com/a.png", image_file_b64: "aGk=" })).toEqual(["image_file"]);
+  });
+
+  it("names the field of bytes that are not an image: bad base64, an empty data URL, an empty download", async () => {
+    const badBase64 = await run({ image_file_b64: "abcde" });
+    expectProblem(badBase64, "invalid-input");
+    expect(badBase64.kind === "problem" && badBase64.extensions?.errors).toHaveProperty("image_file_b64");
+
+    const empty = await run({ image_file_b64: "data:image/png;base64," });
+    expectProblem(empty, "invalid-input", /empty/);
+    expect(empty.kind === "problem" && empty.extensions?.errors).toHaveProperty("image_file_b64");
+
+    const ctx = createTestContext({
+      dns: { "photos.example.com": ["93.184.216.34"] },
+      routes: {
+        "https://photos.example.com/empty.png": () =>
+          new Response(new Uint8Array(), { headers: { "content-type": "image/png" } }),
+      },
+    });
+    const download = await run({ image_url: "https://photos.example.com/empty.png" }, ctx);
+    expectProblem(download, "invalid-input", /empty/);
+    expect(download.kind === "problem" && download.extensions?.errors).toHaveProperty("image_url");
+  });
+
+  it("refuses an upload over 10 MB at image_file", () => {
+    const big = new File([new Uint8Array(10 * 1024 * 1024 + 1)], "big.png", { type: "image/png" });
+    expect(fieldsOf({ image_file: big })).toEqual(["image_file"]);
   });
 
   it("refuses what is not a PNG, JPEG or WebP with 415", async () => {
@@ -433,6 +493,59 @@ describe("removebg: Cloudflare Images through a fake binding", () => {
     expect(pixel(filled, 2, 2)).toEqual([0, 0, 0, 255]);
   });
 
+  it("a soft mask's faint haze over the background (alpha 1–4) widens neither X-Foreground-* nor the crop", async () => {
+    const sharp = imagesContext();
+    const hazy = fakeImagesBinding({ mask: ELLIPSE, haze: true });
+    const ctx = createTestContext({
+      media: { foreground: foregroundSegmenterFor({ IMAGES: hazy.binding, ENGINES: env.ENGINES })! },
+    });
+    const box = (result: HandlerResult) =>
+      ["Top", "Left", "Width", "Height"].map((side) => headers(result)[`X-Foreground-${side}`]);
+    const expected = box(await run({ image_file: asFile(SCENE_PNG) }, sharp.ctx));
+    expect(box(await run({ image_file: asFile(SCENE_PNG) }, ctx))).toEqual(expected);
+    const cropped = decodeAnswer(await run({ image_file: asFile(SCENE_PNG), crop: true, channels: "alpha" }, ctx));
+    expect([cropped.width, cropped.height]).toEqual([192, 168]);
+  });
+
+  it("answers engine-failed when Images does not answer within the time limit", async () => {
+    const slow = fakeImagesBinding({ mask: ELLIPSE, delayMs: 400 });
+    const segmenter = imagesForegroundSegmenter(slow.binding, rpcCutoutEngines(env.ENGINES));
+    const outcome = await segmenter.cutOut({
+      image: SCENE_PNG,
+      format: "png",
+      size: "full",
+      crop: false,
+      channels: "rgba",
+      timeoutMs: 50,
+    });
+    expect(outcome).toMatchObject({ ok: false, problem: "engine-failed" });
+    expect(!outcome.ok && outcome.detail).toMatch(/did not answer within 0.05 s/);
+  });
+
+  it("gives the finishing step the time Images left of the limit, not the whole limit again", async () => {
+    const slow = fakeImagesBinding({ mask: ELLIPSE, delayMs: 150 });
+    const asked: number[] = [];
+    const engines = rpcCutoutEngines(env.ENGINES);
+    const segmenter = imagesForegroundSegmenter(slow.binding, {
+      finishCutout: (request) => {
+        asked.push(request.timeoutMs);
+        return engines.finishCutout(request);
+      },
+    });
+    const outcome = await segmenter.cutOut({
+      image: SCENE_PNG,
+      format: "png",
+      size: "full",
+      crop: false,
+      channels: "rgba",
+      timeoutMs: 5_000,
+    });
+    expect(outcome.ok).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBeLessThanOrEqual(4_850);
+    expect(asked[0]).toBeGreaterThan(1_000);
+  });
+
   it("answers Images' errors as problems: not an image 422, allowance used up 503", async () => {
     const unreadable = imagesContext(new FakeImagesError(9412, "not an image"));
     expectProblem(
@@ -450,6 +563,26 @@ describe("removebg: Cloudflare Images through a fake binding", () => {
       "engine-failed",
       /Cloudflare Images failed/,
     );
+  });
+});
+
+describe("removebg: the engine Worker keeps its time limit", () => {
+  const OPTIONS = { format: "png", size: "full", crop: false, channels: "rgba" } as const;
+
+  it("the classic engine stops between its steps once the limit has passed: engine-failed, reason timeout", async () => {
+    const scene = drawScene(1000, 1000, plain(BACKDROP), circle(500, 500, 300), () => [30, 60, 150]);
+    const png = encodePng(scene.image);
+    const late = await env.ENGINES.cutOut({ image: png, ...OPTIONS, timeoutMs: 1 });
+    expect(late).toMatchObject({ ok: false, problem: "engine-failed", extensions: { reason: "timeout" } });
+    expect(!late.ok && late.detail).toMatch(/longer than/);
+    // The same image within a sensible limit is cut.
+    expect((await env.ENGINES.cutOut({ image: png, ...OPTIONS, timeoutMs: 20_000 })).ok).toBe(true);
+  });
+
+  it("finishing another engine's cut keeps the limit too", async () => {
+    const segmented = encodePng(drawScene(800, 800, plain(BACKDROP), circle(400, 400, 200), () => [30, 60, 150]).image);
+    const late = await env.ENGINES.finishCutout({ segmented, engine: "cloudflare-images", ...OPTIONS, timeoutMs: 1 });
+    expect(late).toMatchObject({ ok: false, problem: "engine-failed", extensions: { reason: "timeout" } });
   });
 });
 
@@ -485,6 +618,39 @@ describe("removebg: through the gateway", () => {
       415,
       "unsupported-media-type",
     );
+  });
+
+  it("refuses a call without a key (401) and a body over the operation's own limit (413)", async () => {
+    const form = multipartOf({}, { name: "image_file", filename: "photo.png", type: "image/png", bytes: SCENE_PNG });
+    await expectHttpProblem(await callHosted(SELF, "POST", "/api/v1/removebg", form), 401, "missing-api-key");
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const huge = new Uint8Array(SINGLE_IMAGE_BODY_BYTES + 1024);
+    await expectHttpProblem(
+      await callHosted(SELF, "POST", "/api/v1/removebg", {
+        key,
+        rawBody: huge,
+        contentType: "multipart/form-data; boundary=x",
+      }),
+      413,
+      "body-too-large",
+    );
+  });
+
+  it("answers a form-encoded call (remove.bg's other body type, not taken here) with a problem saying what to send", async () => {
+    const { key } = await createAccountWithKey(env.DB, { planId: "premium" });
+    const response = await callHosted(SELF, "POST", "/api/v1/removebg", {
+      key,
+      rawBody: "image_url=https%3A%2F%2Fphotos.example.com%2Fshoe.png&size=auto",
+      contentType: "application/x-www-form-urlencoded",
+    });
+    const body = await expectHttpProblem(response, 400, "malformed-body");
+    expect(body.detail).toMatch(/form-encoded.*JSON.*multipart\/form-data/);
+  });
+
+  it("the docs promise what the API gives: remove.bg's names in multipart or JSON, the image's bytes back", () => {
+    expect(operation.description).toMatch(/multipart or JSON/);
+    expect(operation.description).toMatch(/not form-encoded/);
+    expect(operation.description).not.toMatch(/works by changing the address and the key header/);
   });
 
   it("is premium: a free key is refused", async () => {

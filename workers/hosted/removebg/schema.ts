@@ -1,7 +1,8 @@
 /**
  * Remove Background's input, under remove.bg's names (`image_file`, `image_url`,
- * `image_file_b64`, `size`, `format`, `bg_color`, `crop`, `channels`), so a remove.bg client
- * works by changing its base URL and key. remove.bg's older size names map onto ours; its
+ * `image_file_b64`, `size`, `format`, `bg_color`, `crop`, `channels`), in multipart or JSON
+ * (remove.bg's form-encoded bodies are not read: the gateway reads JSON and multipart only, the
+ * same for every API). remove.bg's older size names map onto ours; its
  * parameters that would change the answer in ways no engine here does (a background image, a
  * shadow, a region of interest) are refused at their field rather than silently ignored; its
  * hints (`type`, `type_level`, `semitransparency`) are accepted and have no effect.

@@ -33,15 +33,6 @@ const errorCode = (error: unknown): number | null =>
     ? (error as { code: number }).code
     : null;
 
-function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}
-
 /** The size Images is asked for: within the size's pixel bound, keeping the image's shape; never enlarged. */
 export function targetSize(width: number, height: number, maxPixels: number): { width: number; height: number } | null {
   if (width * height <= maxPixels) return null;
@@ -51,7 +42,7 @@ export function targetSize(width: number, height: number, maxPixels: number): { 
 
 async function segment(images: ImagesBinding, request: CutoutRequest, size: { width: number; height: number } | null) {
   const result = await images
-    .input(streamOf(request.image))
+    .input(new Blob([request.image as Uint8Array<ArrayBuffer>]).stream())
     .transform({ segment: "foreground", ...(size && { width: size.width, height: size.height, fit: "scale-down" }) })
     .output({ format: "image/png" });
   return new Uint8Array(await new Response(result.image()).arrayBuffer());
@@ -64,6 +55,7 @@ export function imagesForegroundSegmenter(
   return {
     engine: IMAGES_ENGINE,
     async cutOut(request: CutoutRequest): Promise<CutoutOutcome> {
+      const started = Date.now();
       const identified = identifyCutoutInput(request.image);
       if (!identified.ok) return identified;
       const tooLarge = checkImagesInput(identified.header);
@@ -100,8 +92,17 @@ export function imagesForegroundSegmenter(
           { engine: IMAGES_ENGINE },
         );
       }
+      // The finishing step gets what is left of the limit, not the whole limit again.
+      const left = request.timeoutMs - (Date.now() - started);
+      if (left <= 0) {
+        return documentFailure(
+          "engine-failed",
+          `Cloudflare Images did not answer within ${request.timeoutMs / 1000} s. Retry, or send a smaller image.`,
+          { engine: IMAGES_ENGINE },
+        );
+      }
       const { image: _image, ...options } = request;
-      return finisher.finishCutout({ ...options, segmented, engine: IMAGES_ENGINE });
+      return finisher.finishCutout({ ...options, timeoutMs: left, segmented, engine: IMAGES_ENGINE });
     },
   };
 }
