@@ -12,6 +12,7 @@ import { PRIMARY_BUTTON } from "~/components/form-field";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { SpeechVoicePicker } from "~/components/speech-voice-picker";
 import { TranscriptOffline, TranscriptView } from "~/components/transcript-view";
+import { fieldsBesideFiles } from "~/lib/demo-body";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
 import { serverContext } from "~/lib/session.server";
@@ -196,7 +197,13 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
       if ([...query].length) url += `?${query}`;
     } else if (chosenFiles.length > 0) {
       const form = new FormData();
-      for (const [key, value] of Object.entries(rest))
+      // The chosen file replaces the example's own copy (remove.bg's image_file_b64 beside image_file).
+      const besides = fieldsBesideFiles(
+        rest,
+        chosenFiles.map(([field]) => field),
+        operation.fileFields,
+      );
+      for (const [key, value] of Object.entries(besides))
         form.append(key, typeof value === "string" ? value : JSON.stringify(value));
       for (const [field, list] of chosenFiles) for (const file of list) form.append(field, file);
       body = form;
