@@ -33,7 +33,12 @@ const QUALITY = 90;
 
 const MIME_TYPES = { png: "image/png", webp: "image/webp", jpg: "image/jpeg" } as const;
 
-/** Scaled down to at most `maxPixels`, averaging premultiplied colours so no background bleeds into the edge. */
+/**
+ * Scaled down to at most `maxPixels`, averaging premultiplied colours so no background bleeds
+ * into the edge. OCR's `scaleDown` (ocr/image.ts) is the same box average without the alpha
+ * weighting: right for its opaque pages, wrong here, where a transparent pixel's colour is
+ * whatever the engine left and must not tint the subject's edge.
+ */
 export function fitWithin(image: RgbaImage, maxPixels: number): RgbaImage {
   const pixels = image.width * image.height;
   if (pixels <= maxPixels) return image;
