@@ -17,7 +17,7 @@ import {
   type DocumentFailure,
 } from "~workers/hosted/capabilities";
 import { identifyPage } from "~workers/hosted/image-to-text/page";
-import { asCutoutFailure, CLASSIC_ENGINE, identifyCutoutInput } from "~workers/hosted/removebg/header";
+import { asCutoutFailure, CLASSIC_ENGINE, identifyCutoutInput } from "~workers/hosted/_image/cutout-input";
 import { decodePage, scaleDown } from "../ocr/image";
 import { checkPngData } from "../ocr/png";
 import { decodePng, type Image } from "image-js";

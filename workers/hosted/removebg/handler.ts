@@ -8,7 +8,7 @@
 import { binary, problemResult, type HandlerResult, type OperationContext } from "~workers/hosted/definition";
 import { callEngine, ENGINE_TIMEOUT_MS, failureResult } from "../_documents/engines";
 import { loadImageBytes } from "../_image/input";
-import { identifyCutoutInput } from "./header";
+import { identifyCutoutInput } from "../_image/cutout-input";
 import { asDataUrl, cutoutOptions, type RemoveBgInput } from "./schema";
 
 /** Which field the image came in, so a refusal of its bytes names it. */

@@ -14,7 +14,7 @@ import {
 import { SINGLE_IMAGE_BODY_BYTES } from "../_image/limits";
 import { EXAMPLE_PNG } from "./example";
 import { removeBackground } from "./handler";
-import { IMAGES_MAX_INPUT_PIXELS, IMAGES_MAX_INPUT_SIDE } from "./header";
+import { IMAGES_MAX_INPUT_PIXELS, IMAGES_MAX_INPUT_SIDE } from "../_image/cutout-input";
 import { RemoveBgInputSchema } from "./schema";
 
 const MP = (pixels: number) => `${pixels / 1_000_000}`;

@@ -5,7 +5,7 @@
  */
 import type { CutoutEngines, ForegroundSegmenter } from "~workers/hosted/capabilities";
 import { imagesForegroundSegmenter } from "~workers/providers/cloudflare-images/foreground";
-import { CLASSIC_ENGINE, checkClassicInput, identifyCutoutInput } from "./header";
+import { CLASSIC_ENGINE, checkClassicInput, identifyCutoutInput } from "../_image/cutout-input";
 
 /** The engine Worker's stub as the cut-out methods its entrypoint implements. */
 export function rpcCutoutEngines(binding: Env["ENGINES"]): CutoutEngines {

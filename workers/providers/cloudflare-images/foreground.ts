@@ -19,7 +19,7 @@ import {
   type CutoutRequest,
   type ForegroundSegmenter,
 } from "~workers/hosted/capabilities";
-import { checkImagesInput, identifyCutoutInput } from "~workers/hosted/removebg/header";
+import { checkImagesInput, identifyCutoutInput } from "~workers/hosted/_image/cutout-input";
 
 export const IMAGES_ENGINE = "cloudflare-images";
 

@@ -1,14 +1,16 @@
 /**
- * What an uploaded image is and whether an engine may take it, from its header alone, before
- * anything is decoded or sent on. Light enough for the main Worker, and read by the engine
- * Worker too (its RPC methods can be called on their own).
+ * Remove Background's input: what an uploaded image is and whether an engine may take it, from
+ * its header alone, before anything is decoded or sent on. Light enough for the main Worker,
+ * and read by the engine Worker and the Cloudflare Images provider too (the engine's RPC
+ * methods can be called on their own), so it lives here with the other shared image pieces
+ * rather than in the API's folder, which imports the engines' side.
  *
  * Remove Background reads PNG, JPEG and WebP, remove.bg's formats and the ones Cloudflare Images
  * and the classic engine both read, so an image accepted locally is accepted in production.
  */
 import { documentFailure, type DocumentFailure } from "~workers/hosted/capabilities";
 import { identifyPage, type PageHeader } from "../image-to-text/page";
-import { detectFormat, readImageHeader, type ImageFormat } from "../_image/sniff";
+import { detectFormat, readImageHeader, type ImageFormat } from "./sniff";
 
 /** The classic engine's `X-Engine` name. */
 export const CLASSIC_ENGINE = "classic";
