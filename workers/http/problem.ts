@@ -291,7 +291,7 @@ export const PROBLEM_TYPES = {
     status: 422,
     title: "Document cannot be read",
     description:
-      "The file is of a type this API reads, but its content cannot be used: it is damaged or cut short (`reason: malformed` or `truncated`), protected by a password (`encrypted`), or larger inside than its size suggests, such as a PDF with too many pages or an image whose header claims more pixels than any real one holds (`too-large`).",
+      "The file is of a type this API reads, but its content cannot be used: it is damaged or cut short (`reason: malformed` or `truncated`), protected by a password (`encrypted`), or larger inside than its size suggests, such as a PDF with too many pages or an image whose header claims more pixels than any real one holds (`too-large`). Audio may also hold no sound to read (`no-audio`) or last longer than one call transcribes (`too-long`).",
     action:
       "Open the file in its own application to check it is whole, remove the password, or split it into smaller files, then send it again.",
   },

@@ -8,6 +8,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_TRANSCRIPT } from "~/lib/transcript";
 import type { HandlerResult } from "~workers/hosted/definition";
+import { PROBLEM_TYPES } from "~workers/http/problem";
 import { whisperRecognizer, WHISPER_ENGINE } from "~workers/providers/workers-ai/transcription";
 import { makeMp3, makeWav, WORDS, type Burst } from "../../../tests/audio-fixtures";
 import {
@@ -257,6 +258,13 @@ describe("audio-to-text: refusals before any model call", () => {
     expect(issues({ file, response_format: "verbose_json", timestamp_granularities: '["segment","word"]' })).toEqual(
       [],
     );
+  });
+
+  it("documents every reason it answers with unreadable-document in that problem type's page", () => {
+    const described = PROBLEM_TYPES["unreadable-document"].description;
+    for (const reason of ["malformed", "truncated", "no-audio", "too-large", "too-long"]) {
+      expect(described).toMatch(new RegExp(`[\`\\s]${reason}\``));
+    }
   });
 
   it("documents an example answer that fits its schema and is labelled as an example", () => {
