@@ -201,6 +201,21 @@ describe("audio-to-text: sources", () => {
     expectProblem(await run({ url: "https://intranet.example.com/talk.wav" }, ctx), "invalid-input", /private address/);
     expect(ai.calls).toHaveLength(1);
   });
+
+  it("refuses a fetched page that is not audio with 415, and one over 25 MB at url, before any model call", async () => {
+    const { ai, ctx } = whisperContext({
+      dns: { "media.example.com": ["93.184.216.34"] },
+      routes: {
+        "https://media.example.com/page": () =>
+          new Response("<!doctype html><title>Not found</title>", { headers: { "content-type": "text/html" } }),
+        "https://media.example.com/huge.wav": () =>
+          new Response(new Uint8Array(MAX_AUDIO_BYTES + 1), { headers: { "content-type": "audio/wav" } }),
+      },
+    });
+    expectProblem(await run({ url: "https://media.example.com/page" }, ctx), "unsupported-media-type", /not audio/);
+    expectProblem(await run({ url: "https://media.example.com/huge.wav" }, ctx), "invalid-input");
+    expect(ai.calls).toHaveLength(0);
+  });
 });
 
 describe("audio-to-text: refusals before any model call", () => {
@@ -272,6 +287,9 @@ describe("audio-to-text: refusals before any model call", () => {
     expect(operation.output).toMatchObject({ kind: "json", example: EXAMPLE_TRANSCRIPT });
     expect(operation.description).toMatch(/labelled as an example/);
     expect(operation.description).toMatch(/Local \(`npm run dev`, tests\) — none/);
+    // The quiet-moment cut reads 16-bit samples only; the docs promise no more.
+    expect(operation.description).toMatch(/a 16-bit PCM WAV at the quietest moment/);
+    expect(operation.description).toMatch(/at most 3\.6 MB/);
   });
 });
 
