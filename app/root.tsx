@@ -14,7 +14,7 @@ import {
 import { getSession, serverContext, toViewer, type Viewer } from "~/lib/session.server";
 import { listSideMenu } from "~workers/hosted/side-menu";
 import type { Route } from "./+types/root";
-import "./app.css";
+import appCss from "./app.css?url";
 import { Footer } from "./components/footer";
 import { NotFound, RenderErrorFallback } from "./components/not-found";
 import { FullScreenSpinner, GlobalLoader } from "./components/spinner";
@@ -62,7 +62,17 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   },
 ];
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+/**
+ * The stylesheet is a link with a `precedence`, which React writes ahead of the hoisted module
+ * preloads. Imported for its side effect, it came after some twenty of them, so the browser
+ * queued the one file the first paint waits for behind the scripts (Lighthouse's slow 4G: the
+ * home page's first paint at 2.0 s, now 0.9–1.2 s). Inlining it would save its round trip too,
+ * at 9 KB more in every document and no caching across pages (both measured for #17).
+ */
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: appCss, precedence: "default" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
 export const meta: Route.MetaFunction = ({ loaderData, location }) => {
   const current = matchMenuItem(loaderData?.menu ?? [], location.pathname);
