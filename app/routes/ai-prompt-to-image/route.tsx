@@ -9,7 +9,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { Link, useRevalidator } from "react-router";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
 import { apiRequest, serverMessage } from "~/lib/api-client";
-import { titled } from "~/lib/page-meta";
+import { pageMeta } from "~/lib/page-meta";
 import { requireAdmin, serverContext } from "~/lib/session.server";
 import {
   AI_IMAGE_LIMITS,
@@ -27,7 +27,14 @@ import type { Route } from "./+types/route";
 import { shownHistory, withOlderPage, type HistoryPage, type OlderImages } from "./history";
 import { PromptField, promptErrorOf } from "./prompt-field";
 
-export const meta = () => [{ title: titled("AI prompt to image") }];
+export const meta = () =>
+  pageMeta(
+    "AI prompt to image",
+    "The admin's image generation: a prompt in two styles, the plans' limits and past images.",
+    {
+      noindex: true,
+    },
+  );
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Checked here as well as in the admin layout: a single-fetch request can run this loader alone.
