@@ -7,6 +7,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { Resvg } from "@resvg/resvg-wasm";
 import { OPEN_SANS_FAMILY, OPEN_SANS_TTF_GZIP_BASE64 } from "~workers/hosted/_render/open-sans-font";
+import { mulberry32 } from "~workers/engines/cutout/synthetic";
 import { renderSvgToPng } from "~workers/hosted/_render/svg-to-png";
 
 // Read by vite when the test is transformed, as data URLs: the fonts never depend on the machine.
@@ -129,18 +130,6 @@ export function encodeJpeg(rgba: Rgba, quality = 90): Uint8Array<ArrayBuffer> {
   }
 }
 
-/** A deterministic pseudo-random sequence (mulberry32), so a noisy sample is the same every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A scanned look: a 3×3 box blur (ink bleeding into the paper), then `specks` of the pixels
  * turned black or white at random (dust and dropouts). Render on grey paper for the rest.
@@ -167,7 +156,7 @@ export function scanned(rgba: Rgba, specks = 0.01, seed = 15): Rgba {
       blurred[(y * width + x) * 4 + 3] = 255;
     }
   }
-  const next = random(seed);
+  const next = mulberry32(seed);
   for (let pixel = 0; pixel < width * height; pixel++) {
     if (next() >= specks) continue;
     const value = next() < 0.5 ? 0 : 255;

@@ -13,6 +13,7 @@ export type Shape = (x: number, y: number) => boolean;
 /** What colour the subject has at a point inside it (a flat colour, or a pattern). */
 export type Paint = (x: number, y: number) => Rgb;
 
+/** A deterministic pseudo-random sequence (mulberry32): the same noise every run (the OCR fixtures use it too). */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
