@@ -312,7 +312,7 @@ async function main() {
   const originalConfig = readFileSync(BUILT_CONFIG, "utf8");
   const built = JSON.parse(originalConfig) as { vars?: Record<string, string> };
   // The production usage window (USAGE_FLUSH_SECONDS), so D1 writes per call are production's.
-  const production = unstable_readConfig({ config: "wrangler.toml", env: "production" });
+  const production = unstable_readConfig({ config: "wrangler.toml", env: "production" }, { hideWarnings: true });
   const flushSeconds = Number(production.vars.USAGE_FLUSH_SECONDS ?? 1);
   built.vars = { ...built.vars, BENCH_ROUTES: "on", USAGE_FLUSH_SECONDS: String(flushSeconds) };
   writeFileSync(BUILT_CONFIG, JSON.stringify(built));
