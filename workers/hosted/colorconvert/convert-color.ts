@@ -521,18 +521,27 @@ const NAMED_LAB = [...NAME_INDEX].map(([name, rgb]) => ({ name, rgb, lab: labOf(
 let extendedLab: { name: string; rgb: Rgb; lab: Lab }[] | undefined;
 
 function nearestName(rgb: Rgb, list: "css" | "extended" = "css"): { name: string; distance: number } {
-  const lab = labOf(rgb);
+  const [l, a, b] = labOf(rgb);
   extendedLab ??= EXTENDED_NAMED_COLORS.map(([name, hex]) => {
     const named = rgbOfHexDigits(hex.slice(1));
     return { name, rgb: named, lab: labOf(named) };
   });
-  let best = { name: "black", distance: Number.POSITIVE_INFINITY };
+  // Squared distances: the extended list has some 5,000 names, and Math.hypot on each was most
+  // of a call's CPU (#17). The root is taken once, of the winner.
+  let best = NAMED_LAB[0] as (typeof NAMED_LAB)[number];
+  let bestSquared = Number.POSITIVE_INFINITY;
   for (const named of list === "css" ? NAMED_LAB : extendedLab) {
-    const distance = Math.hypot(lab[0] - named.lab[0], lab[1] - named.lab[1], lab[2] - named.lab[2]);
+    const dl = l - named.lab[0];
+    const da = a - named.lab[1];
+    const db = b - named.lab[2];
+    const squared = dl * dl + da * da + db * db;
     // Strictly less keeps the first of two names with one value (aqua before cyan).
-    if (distance < best.distance) best = { name: named.name, distance };
+    if (squared < bestSquared) {
+      best = named;
+      bestSquared = squared;
+    }
   }
-  return best;
+  return { name: best.name, distance: Math.hypot(l - best.lab[0], a - best.lab[1], b - best.lab[2]) };
 }
 
 /** WCAG 2.x relative luminance. */
