@@ -3,18 +3,21 @@
  * and see the status, the rate-limit headers and the result, rendered. The Avatars and QR Code
  * demos save what they drew to the account's list and show it (docs/product.md#saved-lists).
  * Uploads show their progress; a PDF answer is shown in the page; an OCR answer's line and word
- * boxes are drawn over the image it read.
+ * boxes are drawn over the image it read. The input is edited in a form built from the call's
+ * schema or as raw JSON beside it, the two kept in step (app/lib/schema-form.ts).
  */
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useReducer, useRef, useState, type FormEvent } from "react";
 import { data, Link, redirect, useRouteLoaderData } from "react-router";
 import { CutoutPreview } from "~/components/cutout-preview";
-import { PRIMARY_BUTTON } from "~/components/form-field";
+import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "~/components/form-field";
+import { SchemaForm } from "~/components/schema-form";
 import { SAVED_LIST_OF_API, SavedItemsPanel, SaveDrawing, useSavedList } from "~/components/saved-items";
 import { SpeechVoicePicker } from "~/components/speech-voice-picker";
 import { TranscriptOffline, TranscriptView } from "~/components/transcript-view";
 import { fieldsBesideFiles } from "~/lib/demo-body";
 import { ocrImageSource, readOcrOverlay, type OcrOverlay } from "~/lib/ocr-overlay";
 import { titled } from "~/lib/page-meta";
+import { initialSchemaFormState, parseInput, schemaFormReducer } from "~/lib/schema-form";
 import { serverContext } from "~/lib/session.server";
 import { useStoredApiKey } from "~/lib/stored-api-key";
 import { NO_TRANSCRIPTION_ENGINE } from "~/lib/transcript";
@@ -27,7 +30,7 @@ import {
 } from "~/lib/upload-request";
 import type { loader as rootLoader } from "~/root";
 import { lookupCatalogEntry } from "~workers/hosted/catalog";
-import { operationDocs } from "~workers/hosted/docs";
+import { operationDocs, operationForms } from "~workers/hosted/docs";
 import { transcriptionEngineFor } from "~workers/providers/workers-ai/transcription";
 import type { Route } from "./+types/route";
 
@@ -35,17 +38,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const lookup = lookupCatalogEntry(params.slug);
   if (lookup.kind === "alias") throw redirect(`/${lookup.canonicalPath.split("/").pop()}/live-demo`, 301);
   if (lookup.kind === "missing") throw data(null, { status: 404 });
-  const operations = (await operationDocs(lookup.entry.slug, new URL(request.url).origin)).map((operation) => ({
-    id: operation.id,
-    method: operation.method,
-    path: operation.path,
-    summary: operation.summary,
-    inputSource: operation.inputSource,
-    exampleInput: operation.exampleInput,
-    fileFields: operation.parameters
-      .filter((parameter) => parameter.type.startsWith("file"))
-      .map((parameter) => parameter.name),
-  }));
+  const [docs, forms] = await Promise.all([
+    operationDocs(lookup.entry.slug, new URL(request.url).origin),
+    operationForms(lookup.entry.slug),
+  ]);
+  const operations = docs.map((operation) => {
+    const fields = forms[operation.id] ?? [];
+    return {
+      id: operation.id,
+      method: operation.method,
+      path: operation.path,
+      summary: operation.summary,
+      inputSource: operation.inputSource,
+      exampleInput: operation.exampleInput,
+      fields,
+      fileFields: fields.filter((field) => field.control === "file").map((field) => field.name),
+    };
+  });
   // Audio to Text has no engine without the AI binding: the page says so before any call.
   const transcriptionOffline =
     lookup.entry.slug === "audio-to-text" && !transcriptionEngineFor(serverContext(context).env as { AI?: Ai });
@@ -126,7 +135,12 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
     [operations, operationId],
   );
   const [carried, setCarried] = useState<Record<string, unknown>>({});
-  const [inputText, setInputText] = useState(operation?.exampleInput ?? "{}");
+  // The JSON text (what is sent) and the form's drafts of it, edited from either side.
+  const [form, dispatch] = useReducer(schemaFormReducer, undefined, () =>
+    initialSchemaFormState(operation?.fields ?? [], operation?.exampleInput ?? "{}"),
+  );
+  const inputText = form.text;
+  const setInputText = (text: string) => dispatch({ type: "json", text });
   const [files, setFiles] = useState<Record<string, File[]>>({});
   const [result, setResult] = useState<DemoResult | null>(null);
   const [error, setError] = useState("");
@@ -141,7 +155,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   // Only a change of call refills the input; `carried` is read, not watched, so a new answer
   // never overwrites what the user is typing.
   useEffect(() => {
-    setInputText(operation ? inputFor(operation, carried) : "{}");
+    dispatch({ type: "reset", fields: operation?.fields ?? [], text: operation ? inputFor(operation, carried) : "{}" });
     setFiles({});
     setResult(null);
     setDrawing(null);
@@ -176,15 +190,18 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   const send = async (event: FormEvent) => {
     event.preventDefault();
     setError("");
-    let input: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(inputText || "{}");
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
-      input = parsed as Record<string, unknown>;
-    } catch {
-      setError("The input must be a JSON object.");
+    const parsed = parseInput(inputText);
+    if (!parsed.ok) {
+      setError(parsed.message);
       return;
     }
+    // A field whose draft is not a value left the JSON as it was: sending that would surprise.
+    const unfinished = Object.keys(form.fieldErrors);
+    if (unfinished.length > 0) {
+      setError(`Correct ${unfinished.join(", ")} in the form first: the JSON does not hold what it shows.`);
+      return;
+    }
+    const input = parsed.input;
     const { path, rest } = fillPath(operation.path, input);
     const headers: Record<string, string> = { "x-api-key": apiKey };
     let url = path;
@@ -312,7 +329,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <form onSubmit={send} className="mt-6 grid gap-6 lg:grid-cols-2">
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
           <div>
             <label htmlFor="demo-key" className="block text-sm font-medium">
               API key
@@ -357,36 +374,62 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               )}
             </div>
           )}
+          <section
+            aria-labelledby="demo-form-heading"
+            className="rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+          >
+            <h2 id="demo-form-heading" className="text-lg font-semibold">
+              Form
+            </h2>
+            <p className="mb-3 text-xs text-slate-500 dark:text-slate-400">
+              Built from the call's schema; each change is written into the JSON.
+              {operation.method === "POST" ? "" : " A GET sends them as the query."} An empty field is left out.
+            </p>
+            {form.jsonError !== null && (
+              <p className="mb-3 rounded-md bg-amber-50 p-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                The form waits for the JSON to parse again, and keeps its values meanwhile.
+              </p>
+            )}
+            <SchemaForm
+              key={operation.id}
+              fields={form.fields}
+              drafts={form.drafts}
+              fieldErrors={form.fieldErrors}
+              input={form.input}
+              onDraft={(name, draft) => dispatch({ type: "field", name, draft })}
+              files={files}
+              onFiles={(field, chosen) => setFiles((current) => ({ ...current, [field]: chosen }))}
+              disabled={form.jsonError !== null}
+            />
+          </section>
+        </div>
+        <div className="min-w-0 space-y-4">
           <div>
             <label htmlFor="demo-input" className="block text-sm font-medium">
               Input (JSON{operation.method === "POST" ? " body" : ": query and path parameters"})
             </label>
             <textarea
               id="demo-input"
-              rows={10}
+              rows={12}
               spellCheck={false}
               value={inputText}
+              aria-invalid={form.jsonError !== null || undefined}
+              aria-describedby={form.jsonError !== null ? "demo-input-error" : undefined}
               onChange={(event) => setInputText(event.target.value)}
-              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-xs dark:border-slate-700 dark:bg-slate-900"
+              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-xs aria-[invalid=true]:border-red-500 dark:border-slate-700 dark:bg-slate-900"
             />
+            {form.jsonError !== null && (
+              <div id="demo-input-error" className="mt-1 space-y-2 text-sm text-red-600 dark:text-red-400">
+                <p>{form.jsonError}</p>
+                <button type="button" onClick={() => dispatch({ type: "rewrite" })} className={SECONDARY_BUTTON}>
+                  Write the JSON again from the form
+                </button>
+              </div>
+            )}
           </div>
           {api.slug === "text-to-speech" && operation.id === "speakText" && (
             <SpeechVoicePicker apiKey={apiKey} inputText={inputText} onInput={setInputText} />
           )}
-          {operation.fileFields.map((field) => (
-            <div key={field}>
-              <label htmlFor={`demo-file-${field}`} className="block text-sm font-medium">
-                File for <code>{field}</code> (optional; sends the call as multipart)
-              </label>
-              <input
-                id={`demo-file-${field}`}
-                type="file"
-                multiple
-                onChange={(event) => setFiles((current) => ({ ...current, [field]: [...(event.target.files ?? [])] }))}
-                className="mt-1 block text-sm"
-              />
-            </div>
-          ))}
           {error && (
             <p role="alert" className="text-sm text-red-600">
               {error}
@@ -410,62 +453,62 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               />
             </div>
           )}
-        </div>
-        <section aria-labelledby="demo-result" aria-live="polite" className="min-w-0">
-          <h2 id="demo-result" className="text-lg font-semibold">
-            Result
-          </h2>
-          {!result && <p className="mt-2 text-sm text-slate-500">Send the call to see the answer here.</p>}
-          {!result && loaderData.transcriptionOffline && <TranscriptOffline detail={NO_TRANSCRIPTION_ENGINE} />}
-          {result && (
-            <div className="mt-2 space-y-3">
-              <p className="text-sm">
-                Status <strong data-testid="demo-status">{result.status}</strong> in {result.durationMs} ms
-              </p>
-              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
-                {result.headers.map(([name, value]) => (
-                  <div key={name} className="contents">
-                    <dt className="font-mono text-slate-500">{name}</dt>
-                    <dd className="break-all font-mono">{value}</dd>
-                  </div>
-                ))}
-              </dl>
-              {result.kind === "image" && api.slug === "removebg" && <CutoutPreview src={result.body} />}
-              {result.kind === "image" && api.slug !== "removebg" && (
-                <img
-                  src={result.body}
-                  alt="The API's answer"
-                  className="max-h-96 max-w-full rounded border border-slate-200 dark:border-slate-800"
-                />
-              )}
-              {result.kind === "image" && savedListName && (
-                <SaveDrawing state={savedList} signedIn={!!viewer} drawing={drawing} />
-              )}
-              {result.kind === "audio" && <audio controls src={result.body} className="w-full" />}
-              {result.kind === "pdf" && (
-                <>
-                  <iframe
+          <section aria-labelledby="demo-result" aria-live="polite" className="min-w-0">
+            <h2 id="demo-result" className="text-lg font-semibold">
+              Result
+            </h2>
+            {!result && <p className="mt-2 text-sm text-slate-500">Send the call to see the answer here.</p>}
+            {!result && loaderData.transcriptionOffline && <TranscriptOffline detail={NO_TRANSCRIPTION_ENGINE} />}
+            {result && (
+              <div className="mt-2 space-y-3">
+                <p className="text-sm">
+                  Status <strong data-testid="demo-status">{result.status}</strong> in {result.durationMs} ms
+                </p>
+                <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+                  {result.headers.map(([name, value]) => (
+                    <div key={name} className="contents">
+                      <dt className="font-mono text-slate-500">{name}</dt>
+                      <dd className="break-all font-mono">{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+                {result.kind === "image" && api.slug === "removebg" && <CutoutPreview src={result.body} />}
+                {result.kind === "image" && api.slug !== "removebg" && (
+                  <img
                     src={result.body}
-                    title="The PDF the API answered"
-                    className="h-[32rem] w-full rounded border border-slate-200 dark:border-slate-800"
+                    alt="The API's answer"
+                    className="max-h-96 max-w-full rounded border border-slate-200 dark:border-slate-800"
                   />
-                  <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
-                    Open the PDF in a new tab
-                  </a>
-                </>
-              )}
-              {result.ocr && <OcrBoxes overlay={result.ocr.overlay} image={result.ocr.image} />}
-              {api.slug === "audio-to-text" && result.kind === "json" && (
-                <TranscriptView status={result.status} body={result.body} />
-              )}
-              {(result.kind === "json" || result.kind === "text") && (
-                <pre className="max-h-[32rem] overflow-auto rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-900">
-                  <code>{result.body}</code>
-                </pre>
-              )}
-            </div>
-          )}
-        </section>
+                )}
+                {result.kind === "image" && savedListName && (
+                  <SaveDrawing state={savedList} signedIn={!!viewer} drawing={drawing} />
+                )}
+                {result.kind === "audio" && <audio controls src={result.body} className="w-full" />}
+                {result.kind === "pdf" && (
+                  <>
+                    <iframe
+                      src={result.body}
+                      title="The PDF the API answered"
+                      className="h-[32rem] w-full rounded border border-slate-200 dark:border-slate-800"
+                    />
+                    <a href={result.body} target="_blank" rel="noreferrer" className="text-brand-600 underline">
+                      Open the PDF in a new tab
+                    </a>
+                  </>
+                )}
+                {result.ocr && <OcrBoxes overlay={result.ocr.overlay} image={result.ocr.image} />}
+                {api.slug === "audio-to-text" && result.kind === "json" && (
+                  <TranscriptView status={result.status} body={result.body} />
+                )}
+                {(result.kind === "json" || result.kind === "text") && (
+                  <pre className="max-h-[32rem] overflow-auto rounded-lg bg-slate-100 p-3 text-xs dark:bg-slate-900">
+                    <code>{result.body}</code>
+                  </pre>
+                )}
+              </div>
+            )}
+          </section>
+        </div>
       </form>
       {savedListName && (
         <div className="mt-10">
