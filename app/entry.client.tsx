@@ -34,3 +34,7 @@ function decodingServerData(): Promise<unknown> {
 }
 
 void decodingServerData().then(() => hydrateRoot(document, <HydratedRouter />));
+
+// `vite dev`: React Router's plugin applies an edit through React Fast Refresh, which drives
+// React's renderer and does nothing with Preact's, so the page reloads after an update instead.
+import.meta.hot?.on("vite:afterUpdate", () => window.location.reload());
