@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import path from "node:path";
 import { defineConfig, type Plugin } from "vite";
+import { preactAliases } from "./app/lib/react-shim/aliases.ts";
 import { launchChromium } from "./scripts/chromium.ts";
 
 // Browser tests run the built app on a state folder of their own, so a developer's local
@@ -68,7 +69,8 @@ export default defineConfig(async ({ command, isPreview }) => ({
     reactRouter(),
     serverCodeStaysOnServer(),
   ],
-  resolve: { tsconfigPaths: true },
+  // `react` is Preact (app/lib/react-shim/aliases.ts).
+  resolve: { tsconfigPaths: true, alias: preactAliases },
   define: { __DEV_FAKES__: JSON.stringify(fakes) },
 }));
 

@@ -7,6 +7,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vitest/config";
+import { preactAliases } from "./app/lib/react-shim/aliases.ts";
 import { engineWorkerOptions } from "./tests/setup/engine-worker.ts";
 import { webhookWorkerOptions } from "./tests/setup/webhook-worker.ts";
 
@@ -29,7 +30,8 @@ export default defineConfig(async () => {
       tailwindcss(),
       reactRouter(),
     ],
-    resolve: { tsconfigPaths: true },
+    // Components render with Preact here too, as they ship (app/lib/react-shim/aliases.ts).
+    resolve: { tsconfigPaths: true, alias: preactAliases },
     // Tests run against the local fakes (see vite.config.ts).
     define: { __DEV_FAKES__: "true" },
     test: {

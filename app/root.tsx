@@ -63,14 +63,16 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 ];
 
 /**
- * The stylesheet is a link with a `precedence`, which React writes ahead of the hoisted module
- * preloads. Imported for its side effect, it came after some twenty of them, so the browser
+ * The stylesheet is linked in the head, ahead of the module preloads, which <Scripts> writes in
+ * the body: imported for its side effect, it came after some twenty of them, so the browser
  * queued the one file the first paint waits for behind the scripts (Lighthouse's slow 4G: the
- * home page's first paint at 2.0 s, now 0.9–1.2 s). Inlining it would save its round trip too,
- * at 9 KB more in every document and no caching across pages (both measured for #17).
+ * home page's first paint at 2.0 s, then 0.9–1.2 s). React 19 hoisted the preloads into the head
+ * and needed a `precedence` to keep the stylesheet first; Preact (decision 065) writes each
+ * element where it is rendered. Inlining it would save its round trip too, at 9 KB more in every
+ * document and no caching across pages (both measured for #17).
  */
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: appCss, precedence: "default" },
+  { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

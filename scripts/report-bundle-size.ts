@@ -8,15 +8,15 @@
  * module, as sonner's toasts are: app/lib/toast.ts) are not counted either: the page paints and
  * hydrates without them.
  *
- * Of the figure, React's DOM renderer, React, its scheduler and React Router are about 111 KB
- * (react-dom-client alone 62 KB) that no change to the app's code can remove; the issue's 100 KB
- * is below that floor, so the budget keeps the app's own share from growing back instead.
+ * The framework is Preact (through preact/compat, decision 065) and React Router, about 45 KB of
+ * the figure; with React DOM it was 107 KB of 132, above the issue's 100 whatever the app did.
+ * The budget is the issue's goal.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_BYTES = 135 * 1024;
+const BUDGET_BYTES = 100 * 1024;
 const CLIENT_DIR = "build/client";
 const HOME_ROUTES = ["root", "routes/home/route"];
 

@@ -5,7 +5,8 @@
  * the buttons.
  */
 import { parseHTML } from "linkedom";
-import { act } from "react";
+// React's `act` is not in preact/compat; Preact's own flushes renders and effects the same way.
+import { act } from "preact/test-utils";
 import { createRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";

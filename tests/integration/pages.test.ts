@@ -10,7 +10,8 @@ describe("server-rendered pages", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain(SITE.headline);
-    expect(html).toContain("More API&#x27;s");
+    // React escapes the apostrophe in text, Preact does not need to.
+    expect(html).toMatch(/More API(&#x27;|')s/);
     for (const type of ["WebAPI", "FAQPage", "BreadcrumbList", "Organization", "WebSite", "SearchAction"]) {
       expect(html).toContain(`"@type":"${type}"`);
     }

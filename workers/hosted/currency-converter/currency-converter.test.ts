@@ -565,7 +565,7 @@ describe("docs", () => {
     const html = await (await SELF.fetch("https://portico.test/docs/api/currency-converter")).text();
     expect(html).toContain("/api/v1/currency-converter/latest");
     expect(html).toContain("/api/v1/currency-converter/:date");
-    expect(html).toContain('<a href="https://frankfurter.dev" class="underline" rel="noreferrer">Frankfurter</a>');
+    expect(html).toContain('<a href="https://frankfurter.dev" rel="noreferrer" class="underline">Frankfurter</a>');
     expect(html).toContain("stopped publishing");
     const demo = await SELF.fetch("https://portico.test/currency-converter/live-demo");
     expect(demo.status).toBe(200);
