@@ -153,13 +153,21 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   const savedList = useSavedList(savedListName ?? "avatars", !!viewer && !!savedListName);
 
   // Only a change of call refills the input; `carried` is read, not watched, so a new answer
-  // never overwrites what the user is typing.
-  useEffect(() => {
-    dispatch({ type: "reset", fields: operation?.fields ?? [], text: operation ? inputFor(operation, carried) : "{}" });
+  // never overwrites what the user is typing. Choosing a call refills it in the same update as
+  // the choice (chooseOperation): an effect runs only after the next paint with Preact, and the
+  // old call's input would be on show, and sendable, until then. The effect covers the rest (another
+  // API's demo reached by a link, which keeps this component); it writes the same input again.
+  const refill = (next: typeof operation) => {
+    dispatch({ type: "reset", fields: next?.fields ?? [], text: next ? inputFor(next, carried) : "{}" });
     setFiles({});
     setResult(null);
     setDrawing(null);
-  }, [operation]);
+  };
+  useEffect(() => refill(operation), [operation]);
+  const chooseOperation = (id: string) => {
+    setOperationId(id);
+    refill(operations.find((candidate) => candidate.id === id));
+  };
 
   // Aborted when the page is left: a call still running (an upload, a slow PDF) stops with it.
   const leaving = useRef(new AbortController());
@@ -352,7 +360,7 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
               <select
                 id="demo-operation"
                 value={operationId}
-                onChange={(event) => setOperationId(event.target.value)}
+                onChange={(event) => chooseOperation(event.target.value)}
                 className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm dark:border-slate-700 dark:bg-slate-900"
               >
                 {operations.map((candidate) => (
