@@ -81,3 +81,26 @@ export async function confirmEmailFromOutbox(page: Page, email: string): Promise
   }
   throw new Error(`no confirmation mail for ${email} in /dev/mail`);
 }
+
+/**
+ * Sends a live demo's multipart call with the upload slowed to about four seconds, long enough
+ * to see its progress, and lifts the limit once the progress shows; the answer is still to come.
+ */
+export async function sendWithSlowUpload(page: Page, uploadBytes: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const uploadThroughput = (bytesPerSecond: number) =>
+    cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: bytesPerSecond,
+    });
+  await uploadThroughput(Math.max(1024, Math.round(uploadBytes / 4)));
+  await page.waitForTimeout(1_100);
+  await page.getByRole("button", { name: "Send POST" }).click();
+  await page.getByText(/^Uploading… \d+%$/).waitFor({ timeout: 10_000 });
+  if ((await page.locator("progress#demo-upload-progress").count()) !== 1) {
+    throw new Error("The upload's progress bar did not show");
+  }
+  await uploadThroughput(-1);
+}

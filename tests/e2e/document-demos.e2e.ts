@@ -4,7 +4,7 @@
  * shows an upload's progress and draws the boxes it read over the image.
  */
 import { expect, test } from "vitest";
-import { openPage, signUpAndConfirm, useBrowser } from "./browser";
+import { openPage, sendWithSlowUpload, signUpAndConfirm, useBrowser } from "./browser";
 
 const browser = useBrowser();
 
@@ -93,24 +93,7 @@ test("HTML to PDF shows its PDF inline; Image to Text shows the upload's progres
   const bytes = Buffer.from(png, "base64");
   await page.getByLabel(/^Input/).fill(JSON.stringify({ language: "eng", wordBoxes: true }));
   await page.getByLabel(/^File for image/).setInputFiles({ name: "line.png", mimeType: "image/png", buffer: bytes });
-  const cdp = await page.context().newCDPSession(page);
-  // About four seconds for the upload: long enough to see several progress steps.
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: Math.max(1024, Math.round(bytes.length / 4)),
-  });
-  await page.waitForTimeout(1_100);
-  await page.getByRole("button", { name: "Send POST" }).click();
-  await page.getByText(/^Uploading… \d+%$/).waitFor({ timeout: 10_000 });
-  expect(await page.locator("progress#demo-upload-progress").count()).toBe(1);
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await sendWithSlowUpload(page, bytes.length);
   // The earlier answer stays on show until this one arrives: wait for the overlay over the upload.
   await page.waitForFunction(
     () =>

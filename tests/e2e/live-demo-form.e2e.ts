@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { expect, test } from "vitest";
-import { openPage, signUpAndConfirm, useBrowser } from "./browser";
+import { openPage, sendWithSlowUpload, signUpAndConfirm, useBrowser } from "./browser";
 
 const browser = useBrowser();
 // Evaluated through the DevTools protocol: the pages' CSP refuses an injected inline script.
@@ -133,23 +133,7 @@ test("a call built in the form at 360 px: the JSON follows both ways, and a pick
   // The list of operations is a JSON field of its own.
   expect(JSON.parse(await page.getByRole("textbox", { name: /^operations\b/ }).inputValue())).toHaveLength(3);
 
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: Math.max(1024, Math.round(bytes.length / 4)),
-  });
-  await page.waitForTimeout(1_100);
-  await page.getByRole("button", { name: "Send POST" }).click();
-  await page.getByText(/^Uploading… \d+%$/).waitFor({ timeout: 10_000 });
-  expect(await page.locator("progress#demo-upload-progress").count()).toBe(1);
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: 0,
-    downloadThroughput: -1,
-    uploadThroughput: -1,
-  });
+  await sendWithSlowUpload(page, bytes.length);
   await page.getByTestId("demo-status").waitFor({ timeout: 30_000 });
   expect(await page.getByTestId("demo-status").textContent()).toBe("200");
   const contentType = page.locator("dt", { hasText: /^content-type$/ }).locator("xpath=following-sibling::dd[1]");
