@@ -10,6 +10,7 @@
 import { z } from "zod";
 import type { WorkersAiBinding } from "~workers/providers/workers-ai/binding";
 import { MODEL_TIMEOUT_MS } from "~workers/providers/workers-ai/text-to-image";
+import { hexOf } from "./ids";
 import { currentPlanPeriod, type PlanId, type StoredPlan } from "./plans";
 
 export const AI_IMAGE_LIMITS: Record<PlanId, { perMonth: number; perDay: number }> = {
@@ -74,8 +75,7 @@ export type AiImageAllowance = { ok: true; id: string } | { ok: false; retryAfte
  * the same millisecond still differ.
  */
 function newImageId(now: number): string {
-  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0"));
-  return `${String(9_999_999_999_999 - now).padStart(13, "0")}-${random.join("")}`;
+  return `${String(9_999_999_999_999 - now).padStart(13, "0")}-${hexOf(crypto.getRandomValues(new Uint8Array(8)))}`;
 }
 
 export const AI_IMAGE_ID = /^\d{13}-[0-9a-f]{16}$/;

@@ -10,11 +10,16 @@ export function createId(prefix: string, length = 20): string {
 }
 
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  // A table and a loop: every gateway call hashes its key, and mapping the bytes through
-  // toString and padStart was most of the hash's CPU (#17).
+  return hexOf(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
+}
+
+/**
+ * Bytes as lowercase hex. A table and a loop: every gateway call hashes its key, and mapping the
+ * bytes through toString and padStart was most of the hash's CPU (#17).
+ */
+export function hexOf(bytes: Uint8Array): string {
   let hex = "";
-  for (const byte of digest) hex += HEX_BYTES[byte];
+  for (const byte of bytes) hex += HEX_BYTES[byte];
   return hex;
 }
 

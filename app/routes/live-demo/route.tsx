@@ -155,15 +155,20 @@ export default function LiveDemo({ loaderData }: Route.ComponentProps) {
   // Only a change of call refills the input; `carried` is read, not watched, so a new answer
   // never overwrites what the user is typing. Choosing a call refills it in the same update as
   // the choice (chooseOperation): an effect runs only after the next paint with Preact, and the
-  // old call's input would be on show, and sendable, until then. The effect covers the rest (another
-  // API's demo reached by a link, which keeps this component); it writes the same input again.
+  // old call's input would be on show, and sendable, until then. The effect covers the rest
+  // (another API's demo reached by a link, which keeps this component) and skips a call whose
+  // input is already on show.
+  const shownOperation = useRef(operation);
   const refill = (next: typeof operation) => {
+    shownOperation.current = next;
     dispatch({ type: "reset", fields: next?.fields ?? [], text: next ? inputFor(next, carried) : "{}" });
     setFiles({});
     setResult(null);
     setDrawing(null);
   };
-  useEffect(() => refill(operation), [operation]);
+  useEffect(() => {
+    if (shownOperation.current !== operation) refill(operation);
+  }, [operation]);
   const chooseOperation = (id: string) => {
     setOperationId(id);
     refill(operations.find((candidate) => candidate.id === id));

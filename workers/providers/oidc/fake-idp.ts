@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import type { CryptoKey, JWTPayload } from "jose";
 import { z } from "zod";
+import { sha256Hex } from "~workers/platform/ids";
 import { escapeHtml, fakePageHeaders, renderFakePage } from "../fake-page";
 
 const SIGNING_KEY_KV_KEY = "fake-idp:signing-key";
@@ -292,9 +293,7 @@ async function importSigningKey(stored: StoredSigningKey): Promise<SigningKey> {
 
 /** A stable subject per email, the way a real provider keeps one `sub` per account. */
 async function subjectFor(email: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(email));
-  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `fake-${hex.slice(0, 20)}`;
+  return `fake-${(await sha256Hex(email)).slice(0, 20)}`;
 }
 
 async function sha256Base64Url(value: string): Promise<string> {

@@ -37,6 +37,7 @@ import {
   type ProfileExtraction,
   type SocialMedia,
 } from "~workers/hosted/capabilities";
+import { sha256Hex } from "~workers/platform/ids";
 import { lazyFetch } from "../fakes";
 import { readCachedPost, writeCachedPost } from "./cache";
 import { facebookExtractor } from "./facebook";
@@ -341,8 +342,7 @@ function isMediaUrl(url: string, hosts: readonly string[]): boolean {
 
 /** The first 16 hex digits of the URL's SHA-256: enough to find the post again, without logging it. */
 export async function urlHash(url: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(url)));
-  return [...digest.subarray(0, 8)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return (await sha256Hex(url)).slice(0, 16);
 }
 
 function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
